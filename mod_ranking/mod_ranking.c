@@ -1,0 +1,269 @@
+/* mod_ranking.c: module record, configuration, directives and hooks.
+ *
+ * The bearer token is checked in an access hook, before the handler; the handler
+ * (rk_handler.c) answers the routes.  Everything else lives in the rk_*.c library. */
+#include "apr_strings.h"
+#include "ap_mpm.h"
+#include "util_mutex.h"
+
+#include "rk_glue.h"
+
+APR_OPTIONAL_FN_TYPE(ap_dbd_acquire) *rk_dbd_acquire = NULL;
+apr_global_mutex_t *rk_write_mutex = NULL;
+
+#define RK_MUTEX_TYPE "ranking-write"
+
+/* ---- configuration ---- */
+
+static void *create_dir_conf(apr_pool_t *p, char *dir)
+{
+    rk_dir_conf *c = apr_pcalloc(p, sizeof(*c));
+
+    (void)dir;
+    c->variants = RK_UNSET;
+    c->lifetime = RK_UNSET;
+    c->body_limit = RK_UNSET;
+    c->base = NULL;
+    return c;
+}
+
+static void *merge_dir_conf(apr_pool_t *p, void *basev, void *addv)
+{
+    rk_dir_conf *base = basev, *add = addv, *c = apr_palloc(p, sizeof(*c));
+
+    c->variants = add->variants != RK_UNSET ? add->variants : base->variants;
+    c->lifetime = add->lifetime != RK_UNSET ? add->lifetime : base->lifetime;
+    c->body_limit = add->body_limit != RK_UNSET ? add->body_limit : base->body_limit;
+    c->base = add->base ? add->base : base->base;
+    return c;
+}
+
+static const char *set_variants(cmd_parms *cmd, void *cfg, const char *arg)
+{
+    rk_dir_conf *c = cfg;
+
+    (void)cmd;
+    if (!strcasecmp(arg, "A")) {
+        c->variants = RK_VARIANT_A;
+    }
+    else if (!strcasecmp(arg, "B")) {
+        c->variants = RK_VARIANT_B;
+    }
+    else if (!strcasecmp(arg, "both")) {
+        c->variants = RK_VARIANT_BOTH;
+    }
+    else {
+        return "RankingVariants takes A, B or both";
+    }
+    return NULL;
+}
+
+static const char *parse_int(const char *arg, apr_int64_t min, apr_int64_t max,
+                             apr_int64_t *out)
+{
+    char *end;
+    apr_int64_t v;
+
+    errno = 0;
+    v = apr_strtoi64(arg, &end, 10);
+    if (errno || end == arg || *end || v < min || v > max) {
+        return "out of range or not a number";
+    }
+    *out = v;
+    return NULL;
+}
+
+static const char *set_lifetime(cmd_parms *cmd, void *cfg, const char *arg)
+{
+    rk_dir_conf *c = cfg;
+
+    if (parse_int(arg, 1, APR_INT64_C(315360000), &c->lifetime)) {
+        return apr_psprintf(cmd->pool, "%s: a number of seconds from 1 to 315360000",
+                            cmd->cmd->name);
+    }
+    return NULL;
+}
+
+static const char *set_body_limit(cmd_parms *cmd, void *cfg, const char *arg)
+{
+    rk_dir_conf *c = cfg;
+
+    if (parse_int(arg, 64, APR_INT64_C(16777216), &c->body_limit)) {
+        return apr_psprintf(cmd->pool, "%s: a number of bytes from 64 to 16777216",
+                            cmd->cmd->name);
+    }
+    return NULL;
+}
+
+static const char *set_base(cmd_parms *cmd, void *cfg, const char *arg)
+{
+    rk_dir_conf *c = cfg;
+
+    if (arg[0] != '/') {
+        return apr_psprintf(cmd->pool, "%s must be a URL path starting with /",
+                            cmd->cmd->name);
+    }
+    c->base = arg;
+    return NULL;
+}
+
+static const command_rec rk_cmds[] = {
+    AP_INIT_TAKE1("RankingVariants", set_variants, NULL, ACCESS_CONF,
+                  "Route variants served here: A, B or both (default both)"),
+    AP_INIT_TAKE1("RankingTokenLifetime", set_lifetime, NULL, ACCESS_CONF,
+                  "Lifetime in seconds of the tokens issued by /connect (default 3600)"),
+    AP_INIT_TAKE1("RankingBodyLimit", set_body_limit, NULL, ACCESS_CONF,
+                  "Largest accepted request body in bytes (default 65536)"),
+    AP_INIT_TAKE1("RankingBasePath", set_base, NULL, ACCESS_CONF,
+                  "URL path where the routes start (default: the enclosing <Location>)"),
+    { NULL }
+};
+
+rk_dir_conf *rk_conf(request_rec *r)
+{
+    return ap_get_module_config(r->per_dir_config, &ranking_module);
+}
+
+/* The request is for a mount of ours: `SetHandler ranking` applies to it.  (In the
+ * access phase r->handler is not set yet: core sets it in fixups.) */
+int rk_is_ours(request_rec *r)
+{
+    core_dir_config *cd = ap_get_core_module_config(r->per_dir_config);
+
+    if (r->handler) {
+        return strcasecmp(r->handler, RK_HANDLER) == 0;
+    }
+    return cd && cd->handler && strcasecmp(cd->handler, RK_HANDLER) == 0;
+}
+
+/* The path after the mount point, or "" when the URI is not under it.  The mount
+ * point is RankingBasePath, else the path of the innermost <Location> (core keeps it
+ * for every section; ours exists only where one of our directives appears). */
+static const char *relative_path(request_rec *r, const rk_dir_conf *c)
+{
+    core_dir_config *cd = ap_get_core_module_config(r->per_dir_config);
+    const char *base = c->base ? c->base : (cd && !cd->r) ? cd->d : NULL;
+    size_t blen;
+
+    if (!base) {
+        return r->uri;
+    }
+    blen = strlen(base);
+    while (blen > 0 && base[blen - 1] == '/') {
+        blen--;
+    }
+    if (strncmp(r->uri, base, blen) != 0) {
+        return "";
+    }
+    return r->uri + blen;
+}
+
+rk_req *rk_request(request_rec *r)
+{
+    rk_req *rq = ap_get_module_config(r->request_config, &ranking_module);
+    rk_dir_conf *c;
+
+    if (rq) {
+        return rq;
+    }
+    c = rk_conf(r);
+    rq = apr_pcalloc(r->pool, sizeof(*rq));
+    rk_route_parse(relative_path(r, c),
+                   c->variants == RK_UNSET ? RK_VARIANT_BOTH : (unsigned)c->variants,
+                   &rq->route);
+    rq->method = rk_method_bit(r->method);
+    ap_set_module_config(r->request_config, &ranking_module, rq);
+    return rq;
+}
+
+/* ---- hooks ---- */
+
+/* The bearer check, before the handler.  /connect and OPTIONS need no token. */
+static int rk_access(request_rec *r)
+{
+    rk_req *rq;
+
+    if (!rk_is_ours(r)) {
+        return DECLINED;
+    }
+    rq = rk_request(r);
+    if (rq->method == RK_M_OPTIONS || rq->route.id == RK_ROUTE_CONNECT) {
+        return DECLINED;
+    }
+    /* on failure the JSON answer is already written: DONE ends the request */
+    return rk_authenticate(r, rq) == OK ? OK : DONE;
+}
+
+static int rk_pre_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp)
+{
+    (void)plog;
+    (void)ptemp;
+    return ap_mutex_register(pconf, RK_MUTEX_TYPE, NULL, APR_LOCK_DEFAULT, 0);
+}
+
+static int rk_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
+                          server_rec *s)
+{
+    apr_status_t rv;
+
+    (void)plog;
+    (void)ptemp;
+    rk_dbd_acquire = APR_RETRIEVE_OPTIONAL_FN(ap_dbd_acquire);
+    if (!rk_dbd_acquire) {
+        ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s,
+                     "mod_ranking needs mod_dbd: load it (a2enmod dbd, or "
+                     "LoadModule dbd_module modules/mod_dbd.so) before mod_ranking");
+        return HTTP_INTERNAL_SERVER_ERROR;
+    }
+    if (ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_PRE_CONFIG) {
+        return OK;   /* the first, dry run of the configuration */
+    }
+    /* Writes to a SQLite database are serialised across the threads and processes
+     * of this server, so that no writer ever waits inside SQLite's busy handler
+     * while another thread of its process holds the write lock. */
+    rv = ap_global_mutex_create(&rk_write_mutex, NULL, RK_MUTEX_TYPE, NULL, s, pconf, 0);
+    if (rv != APR_SUCCESS) {
+        ap_log_error(APLOG_MARK, APLOG_CRIT, rv, s,
+                     "mod_ranking: cannot create the %s mutex", RK_MUTEX_TYPE);
+        return HTTP_INTERNAL_SERVER_ERROR;
+    }
+    return OK;
+}
+
+static void rk_child_init(apr_pool_t *p, server_rec *s)
+{
+    apr_status_t rv;
+
+    if (!rk_write_mutex) {
+        return;
+    }
+    rv = apr_global_mutex_child_init(&rk_write_mutex,
+                                     apr_global_mutex_lockfile(rk_write_mutex), p);
+    if (rv != APR_SUCCESS) {
+        ap_log_error(APLOG_MARK, APLOG_CRIT, rv, s,
+                     "mod_ranking: cannot attach to the %s mutex in a child", RK_MUTEX_TYPE);
+    }
+}
+
+static void rk_register_hooks(apr_pool_t *p)
+{
+    (void)p;
+    ap_hook_pre_config(rk_pre_config, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_post_config(rk_post_config, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_child_init(rk_child_init, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_check_access(rk_access, NULL, NULL, APR_HOOK_MIDDLE, AP_AUTH_INTERNAL_PER_CONF);
+    ap_hook_handler(rk_handler, NULL, NULL, APR_HOOK_MIDDLE);
+}
+
+AP_DECLARE_MODULE(ranking) = {
+    STANDARD20_MODULE_STUFF,
+    create_dir_conf,
+    merge_dir_conf,
+    NULL,
+    NULL,
+    rk_cmds,
+    rk_register_hooks
+#if defined(AP_MODULE_FLAG_ALWAYS_MERGE)
+    , AP_MODULE_FLAG_ALWAYS_MERGE
+#endif
+};

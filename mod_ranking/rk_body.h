@@ -1,0 +1,52 @@
+/* rk_body.h: strict parsing of request bodies (POST /connect, PUT of a lane).
+ * Pure C + jansson, no httpd header: unit-tested and fuzzed directly. */
+#ifndef RK_BODY_H
+#define RK_BODY_H
+
+#include <stddef.h>
+
+/* Rules common to every body: exactly one JSON object (jansson, strict), no duplicate
+ * key, nothing but whitespace after it, valid UTF-8, no NUL (\u0000) in strings. */
+
+#define RK_CLIENT_ID_MAX     256   /* bytes */
+#define RK_CLIENT_SECRET_MAX 1024  /* bytes */
+
+typedef struct {
+    char client_id[RK_CLIENT_ID_MAX + 1];
+    char client_secret[RK_CLIENT_SECRET_MAX + 1];
+} rk_credentials;
+
+/* Parse {"client_id":"...","client_secret":"..."}.  Both keys are required strings
+ * (non-empty is not required: an empty user simply fails the login); other keys are
+ * ignored (OAuth clients often send "grant_type").  Returns 0 on success, -1 on a bad
+ * body with *ERR set to a fixed, client-safe message (never an echo of the input). */
+int rk_connect_parse(const char *body, size_t len, rk_credentials *out, const char **err);
+
+#define RK_LANE_SET_NUMBER 0x1u
+#define RK_LANE_SET_SPOT   0x2u
+#define RK_LANE_SET_SCORE  0x4u
+
+#define RK_SCORE_MAX_CHARS 64            /* Unicode code points */
+#define RK_SCORE_MAX_BYTES (4 * RK_SCORE_MAX_CHARS)
+#define RK_LANE_NUMBER_MAX 999
+
+typedef struct {
+    unsigned set;                  /* RK_LANE_SET_* bits of the keys present */
+    long long number;              /* when RK_LANE_SET_NUMBER: 1..RK_LANE_NUMBER_MAX */
+    int spot_null;                 /* when RK_LANE_SET_SPOT: 1 = empty the lane */
+    char spot_id[19];              /* when RK_LANE_SET_SPOT and !spot_null: a valid id */
+    int score_null;                /* when RK_LANE_SET_SCORE: 1 = null */
+    char score[RK_SCORE_MAX_BYTES + 1]; /* when RK_LANE_SET_SCORE and !score_null */
+} rk_lane_patch;
+
+/* Parse a lane PUT body: an object with one or more of "number" (JSON integer,
+ * 1..RK_LANE_NUMBER_MAX; the zone's lane_count is checked later against the database),
+ * "spot_id" (string id or null), "score" (string of at most 64 code points, or null).
+ * Empty object, unknown key, wrong type or out-of-range value: -1 with *ERR set.
+ * Returns 0 on success. */
+int rk_lane_patch_parse(const char *body, size_t len, rk_lane_patch *out, const char **err);
+
+/* Number of UTF-8 code points in S (assumed valid UTF-8). */
+size_t rk_utf8_chars(const char *s);
+
+#endif

@@ -1,0 +1,755 @@
+/* rk_handler.c: the content handler, the token check, and the database glue.
+ *
+ * Order of checks (API.md): token (401, in the access hook), route shape (404),
+ * method (405), role (403), existence of the path's resources (404), Content-Type
+ * (415), body size (413), body (400), conflicts (409). */
+#include <string.h>
+
+#include "apr_strings.h"
+#include "util_filter.h"
+
+#include "rk_glue.h"
+#include "rk_body.h"
+#include "rk_json.h"
+#include "rk_token.h"
+
+APLOG_USE_MODULE(ranking);
+
+#define CONN_KEY "mod_ranking:conn"
+
+/* ---- responses ---- */
+
+static int send_body(request_rec *r, int status, const char *body, size_t len)
+{
+    r->status = status;
+    ap_set_content_type(r, "application/json");
+    apr_table_setn(r->headers_out, "X-Content-Type-Options", "nosniff");
+    ap_set_content_length(r, (apr_off_t)len);
+    if (!r->header_only) {
+        ap_rwrite(body, (int)len, r);
+    }
+    return OK;
+}
+
+int rk_send_json(request_rec *r, int status, json_t *json)
+{
+    size_t len;
+    char *text = json ? rk_json_dump(json, &len) : NULL;
+    int rv;
+
+    json_decref(json);
+    if (!text) {
+        static const char oom[] = "{\"status\":\"error\",\"message\":\"Internal server error\"}";
+        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "out of memory building a JSON answer");
+        return send_body(r, HTTP_INTERNAL_SERVER_ERROR, oom, sizeof(oom) - 1);
+    }
+    rv = send_body(r, status, text, len);
+    free(text);
+    return rv;
+}
+
+int rk_send_error(request_rec *r, int status, const char *message)
+{
+    if (status == HTTP_SERVICE_UNAVAILABLE) {
+        apr_table_setn(r->headers_out, "Retry-After", "1");
+    }
+    return rk_send_json(r, status, rk_json_error(message ? message : rk_status_message(status)));
+}
+
+static int send_status(request_rec *r, int status)
+{
+    return rk_send_error(r, status, rk_status_message(status));
+}
+
+/* ---- database ---- */
+
+static void db_log(request_rec *r, const rk_db *db, int rv, const char *what)
+{
+    const char *msg = apr_dbd_error(db->dbd->driver, db->dbd->handle, rv);
+
+    ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "database error (%s): %s", what,
+                  msg ? msg : "unknown");
+}
+
+/* Run a statement that may return rows, draining them. */
+static int exec_drain(apr_pool_t *p, ap_dbd_t *dbd, const char *sql)
+{
+    apr_dbd_results_t *res = NULL;
+    apr_dbd_row_t *row = NULL;
+    int rv = apr_dbd_select(dbd->driver, p, dbd->handle, &res, sql, 0);
+
+    if (rv == 0) {
+        while (apr_dbd_get_row(dbd->driver, p, res, &row, -1) == 0)
+            ;
+    }
+    return rv;
+}
+
+/* Prepare our statements on a connection the first time we use it.  Preparing them
+ * here rather than through ap_dbd_prepare keeps them away from the connections of
+ * other modules' mod_dbd databases in the same server (which need not hold our
+ * schema), and lets the module recover by itself once a missing schema appears. */
+static rk_conn *conn_init(request_rec *r, ap_dbd_t *dbd)
+{
+    static const char *const sqlite_setup[] = {
+        "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 5000", "PRAGMA synchronous = FULL",
+    };
+    rk_conn *c;
+    apr_pool_t *p;
+    size_t i;
+
+    if (apr_pool_create(&p, dbd->pool) != APR_SUCCESS) {
+        return NULL;
+    }
+    c = apr_pcalloc(p, sizeof(*c));
+    c->pool = p;
+    c->sqlite = strcmp(apr_dbd_name(dbd->driver), "sqlite3") == 0;
+    for (i = 0; c->sqlite && i < sizeof(sqlite_setup) / sizeof(sqlite_setup[0]); i++) {
+        int rv = exec_drain(p, dbd, sqlite_setup[i]);
+
+        if (rv != 0) {
+            const char *msg = apr_dbd_error(dbd->driver, dbd->handle, rv);
+            ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "database setup failed: %s",
+                          msg ? msg : "unknown");
+            apr_pool_destroy(p);
+            return NULL;
+        }
+    }
+    for (i = 0; i < RK_Q_COUNT; i++) {
+        int rv = apr_dbd_prepare(dbd->driver, p, dbd->handle, rk_queries[i].sql,
+                                 rk_queries[i].label, &c->stmt[i]);
+
+        if (rv != 0) {
+            const char *msg = apr_dbd_error(dbd->driver, dbd->handle, rv);
+            ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r,
+                          "cannot prepare statement %s: %s (is the mod_ranking schema "
+                          "applied to this database?)", rk_queries[i].label,
+                          msg ? msg : "unknown");
+            apr_pool_destroy(p);
+            return NULL;
+        }
+    }
+    apr_pool_userdata_setn(c, CONN_KEY, NULL, dbd->pool);
+    return c;
+}
+
+int rk_db_open(request_rec *r, rk_db *db)
+{
+    void *data = NULL;
+
+    db->dbd = rk_dbd_acquire ? rk_dbd_acquire(r) : NULL;
+    if (!db->dbd) {
+        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r,
+                      "no database connection (check DBDriver/DBDParams and that the "
+                      "database is reachable and readable by the server's user)");
+        return HTTP_SERVICE_UNAVAILABLE;
+    }
+    apr_pool_userdata_get(&data, CONN_KEY, db->dbd->pool);
+    db->conn = data ? data : conn_init(r, db->dbd);
+    return db->conn ? OK : HTTP_SERVICE_UNAVAILABLE;
+}
+
+static int db_select(request_rec *r, rk_db *db, rk_query_id q, const char **args,
+                     apr_dbd_results_t **res)
+{
+    int rv;
+
+    *res = NULL;
+    rv = apr_dbd_pselect(db->dbd->driver, r->pool, db->dbd->handle, res, db->conn->stmt[q],
+                         0, rk_queries[q].nargs, args);
+    if (rv != 0) {
+        db_log(r, db, rv, rk_queries[q].label);
+    }
+    return rv;
+}
+
+static int db_query(request_rec *r, rk_db *db, rk_query_id q, const char **args, int *nrows)
+{
+    int rv;
+
+    *nrows = 0;
+    rv = apr_dbd_pquery(db->dbd->driver, r->pool, db->dbd->handle, nrows, db->conn->stmt[q],
+                        rk_queries[q].nargs, args);
+    if (rv != 0) {
+        db_log(r, db, rv, rk_queries[q].label);
+    }
+    return rv;
+}
+
+static const char *col(rk_db *db, apr_dbd_row_t *row, int i)
+{
+    char *v = NULL;
+
+    if (apr_dbd_datum_get(db->dbd->driver, row, i, APR_DBD_TYPE_STRING, &v) != APR_SUCCESS) {
+        return NULL;   /* SQL NULL */
+    }
+    return v;
+}
+
+/* Fetch the first row's first NCOLS columns into OUT (copied into r->pool); drain the
+ * rest.  Returns 1 when there was a row, 0 when none, -1 on error. */
+static int select_one(request_rec *r, rk_db *db, rk_query_id q, const char **args,
+                      const char **out, int ncols)
+{
+    apr_dbd_results_t *res;
+    apr_dbd_row_t *row = NULL;
+    int found = 0, i;
+
+    if (db_select(r, db, q, args, &res) != 0) {
+        return -1;
+    }
+    while (apr_dbd_get_row(db->dbd->driver, r->pool, res, &row, -1) == 0) {
+        for (i = 0; !found && i < ncols; i++) {
+            const char *v = col(db, row, i);
+            out[i] = v ? apr_pstrdup(r->pool, v) : NULL;
+        }
+        found = 1;
+    }
+    return found;
+}
+
+/* Serialise this server's writers (see mod_ranking.c); a no-op for PostgreSQL. */
+static int write_lock(request_rec *r, rk_db *db)
+{
+    apr_status_t rv;
+
+    if (!db->conn->sqlite || !rk_write_mutex) {
+        return 0;
+    }
+    rv = apr_global_mutex_lock(rk_write_mutex);
+    if (rv != APR_SUCCESS) {
+        ap_log_rerror(APLOG_MARK, APLOG_ERR, rv, r, "cannot take the write mutex");
+        return -1;
+    }
+    return 0;
+}
+
+static void write_unlock(rk_db *db)
+{
+    if (db->conn->sqlite && rk_write_mutex) {
+        apr_global_mutex_unlock(rk_write_mutex);
+    }
+}
+
+static int tx(request_rec *r, rk_db *db, const char *what)
+{
+    int nrows = 0;
+    const char *sql = !strcmp(what, "BEGIN") && db->conn->sqlite ? "BEGIN IMMEDIATE" : what;
+    int rv = apr_dbd_query(db->dbd->driver, db->dbd->handle, &nrows, sql);
+
+    if (rv != 0) {
+        db_log(r, db, rv, what);
+    }
+    return rv;
+}
+
+/* ---- authentication ---- */
+
+static int unauthorized(request_rec *r, int invalid_token)
+{
+    apr_table_setn(r->err_headers_out, "WWW-Authenticate",
+                   invalid_token ? "Bearer realm=\"ranking\", error=\"invalid_token\""
+                                 : "Bearer realm=\"ranking\"");
+    rk_send_error(r, HTTP_UNAUTHORIZED, "Unauthorized");
+    return HTTP_UNAUTHORIZED;
+}
+
+/* Check the bearer token.  OK with r->user set; otherwise the error answer has been
+ * sent and its status is returned. */
+int rk_authenticate(request_rec *r, rk_req *rq)
+{
+    const char *tok = NULL, *args[2], *out[2];
+    char hash[RK_HASH_HEX + 1];
+    size_t len = 0;
+    rk_db db;
+    int rv;
+
+    switch (rk_bearer_parse(apr_table_get(r->headers_in, "Authorization"), &tok, &len)) {
+    case RK_AUTH_NONE:
+    case RK_AUTH_OTHER:
+        return unauthorized(r, 0);
+    case RK_AUTH_BEARER_BAD:
+        return unauthorized(r, 1);
+    case RK_AUTH_BEARER:
+        break;
+    }
+    rk_sha256_hex(tok, len, hash);
+    if ((rv = rk_db_open(r, &db)) != OK) {
+        send_status(r, rv);
+        return rv;
+    }
+    args[0] = hash;
+    args[1] = apr_psprintf(r->pool, "%" APR_TIME_T_FMT, apr_time_sec(r->request_time));
+    switch (select_one(r, &db, RK_Q_TOKEN_LOOKUP, args, out, 2)) {
+    case -1:
+        send_status(r, HTTP_SERVICE_UNAVAILABLE);
+        return HTTP_SERVICE_UNAVAILABLE;
+    case 0:
+        return unauthorized(r, 1);
+    }
+    r->user = (char *)out[0];
+    r->ap_auth_type = "Bearer";
+    rq->editor = out[1] && !strcmp(out[1], "editor");
+    rq->authenticated = 1;
+    return OK;
+}
+
+/* ---- request bodies ---- */
+
+static int is_json_type(const char *ct)
+{
+    static const char want[] = "application/json";
+    size_t n = sizeof(want) - 1;
+
+    if (!ct) {
+        return 0;
+    }
+    while (*ct == ' ' || *ct == '\t') {
+        ct++;
+    }
+    return strncasecmp(ct, want, n) == 0
+           && (ct[n] == '\0' || ct[n] == ';' || ct[n] == ' ' || ct[n] == '\t');
+}
+
+/* Read the whole body, at most LIMIT bytes.  OK, or the status to answer. */
+static int read_body(request_rec *r, apr_off_t limit, char **buf, apr_size_t *len)
+{
+    const char *cl = apr_table_get(r->headers_in, "Content-Length");
+    apr_bucket_brigade *bb;
+    apr_size_t cap = 1024, used = 0;
+    char *data;
+    int seen_eos = 0;
+
+    if (cl) {
+        apr_off_t n;
+        if (apr_strtoff(&n, cl, NULL, 10) == APR_SUCCESS && n > limit) {
+            r->connection->keepalive = AP_CONN_CLOSE;  /* do not read the rest */
+            return HTTP_REQUEST_ENTITY_TOO_LARGE;
+        }
+    }
+    data = apr_palloc(r->pool, cap);
+    bb = apr_brigade_create(r->pool, r->connection->bucket_alloc);
+    while (!seen_eos) {
+        apr_bucket *b;
+        apr_status_t rv = ap_get_brigade(r->input_filters, bb, AP_MODE_READBYTES,
+                                         APR_BLOCK_READ, HUGE_STRING_LEN);
+
+        if (rv != APR_SUCCESS) {
+            apr_brigade_destroy(bb);
+            r->connection->keepalive = AP_CONN_CLOSE;
+            /* LimitRequestBody of httpd answers through the filter as ENOSPC */
+            return rv == APR_ENOSPC || rv == AP_FILTER_ERROR
+                   ? HTTP_REQUEST_ENTITY_TOO_LARGE : HTTP_BAD_REQUEST;
+        }
+        for (b = APR_BRIGADE_FIRST(bb); b != APR_BRIGADE_SENTINEL(bb); b = APR_BUCKET_NEXT(b)) {
+            const char *piece;
+            apr_size_t n;
+
+            if (APR_BUCKET_IS_EOS(b)) {
+                seen_eos = 1;
+                break;
+            }
+            if (apr_bucket_read(b, &piece, &n, APR_BLOCK_READ) != APR_SUCCESS) {
+                apr_brigade_destroy(bb);
+                r->connection->keepalive = AP_CONN_CLOSE;
+                return HTTP_BAD_REQUEST;
+            }
+            if ((apr_off_t)(used + n) > limit) {
+                apr_brigade_destroy(bb);
+                r->connection->keepalive = AP_CONN_CLOSE;
+                return HTTP_REQUEST_ENTITY_TOO_LARGE;
+            }
+            if (used + n + 1 > cap) {
+                char *bigger;
+                while (used + n + 1 > cap) {
+                    cap *= 2;
+                }
+                bigger = apr_palloc(r->pool, cap);
+                memcpy(bigger, data, used);
+                data = bigger;
+            }
+            memcpy(data + used, piece, n);
+            used += n;
+        }
+        apr_brigade_cleanup(bb);
+    }
+    apr_brigade_destroy(bb);
+    data[used] = '\0';
+    *buf = data;
+    *len = used;
+    return OK;
+}
+
+static apr_off_t body_limit(request_rec *r)
+{
+    rk_dir_conf *c = rk_conf(r);
+    return c->body_limit == RK_UNSET ? RK_DEFAULT_BODY_LIMIT : (apr_off_t)c->body_limit;
+}
+
+/* Content-Type, size, then read: OK or the status already answered. */
+static int take_json_body(request_rec *r, char **buf, apr_size_t *len)
+{
+    int rv;
+
+    if (!is_json_type(apr_table_get(r->headers_in, "Content-Type"))) {
+        return send_status(r, HTTP_UNSUPPORTED_MEDIA_TYPE), HTTP_UNSUPPORTED_MEDIA_TYPE;
+    }
+    if ((rv = read_body(r, body_limit(r), buf, len)) != OK) {
+        const char *msg = rv == HTTP_BAD_REQUEST ? "Invalid body: could not be read" : NULL;
+        rk_send_error(r, rv, msg);
+        return rv;
+    }
+    return OK;
+}
+
+/* ---- POST /connect ---- */
+
+static int do_connect(request_rec *r)
+{
+    rk_dir_conf *conf = rk_conf(r);
+    apr_int64_t lifetime = conf->lifetime == RK_UNSET ? RK_DEFAULT_LIFETIME : conf->lifetime;
+    rk_credentials *cred = apr_pcalloc(r->pool, sizeof(*cred));
+    const char *err = NULL, *acct[4] = { NULL, NULL, NULL, NULL }, *args[4];
+    char token[RK_TOKEN_CHARS + 1], hash[RK_HASH_HEX + 1];
+    apr_size_t len;
+    apr_int64_t now = apr_time_sec(apr_time_now());
+    char *body;
+    int rv, found, ok, nrows;
+    rk_db db;
+    json_t *answer;
+
+    apr_table_setn(r->headers_out, "Cache-Control", "no-store");
+    apr_table_setn(r->headers_out, "Pragma", "no-cache");
+    if ((rv = take_json_body(r, &body, &len)) != OK) {
+        return OK;
+    }
+    rv = rk_connect_parse(body, len, cred, &err);
+    memset(body, 0, len);   /* the password does not stay in the request pool */
+    if (rv != 0) {
+        return rk_send_error(r, HTTP_BAD_REQUEST, err);
+    }
+    if ((rv = rk_db_open(r, &db)) != OK) {
+        memset(cred, 0, sizeof(*cred));
+        return send_status(r, rv);
+    }
+    args[0] = cred->client_id;
+    found = select_one(r, &db, RK_Q_ACCOUNT_BY_NAME, args, acct, 4);
+    if (found < 0) {
+        memset(cred, 0, sizeof(*cred));
+        return send_status(r, HTTP_SERVICE_UNAVAILABLE);
+    }
+    /* one bcrypt check whatever happens, so that time tells nothing */
+    ok = rk_password_check(cred->client_secret, found ? acct[1] : NULL);
+    memset(cred->client_secret, 0, sizeof(cred->client_secret));
+    if (!found || !ok || !acct[3] || strcmp(acct[3], "1") != 0) {
+        ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "login refused for user \"%s\" (%s)",
+                      ap_escape_logitem(r->pool, cred->client_id),
+                      !found ? "unknown user" : !ok ? "wrong password" : "user disabled");
+        return rk_send_error(r, HTTP_UNAUTHORIZED, "Invalid credentials");
+    }
+    if (rk_token_generate(token) != 0) {
+        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "no random bytes for a token");
+        return send_status(r, HTTP_INTERNAL_SERVER_ERROR);
+    }
+    rk_sha256_hex(token, RK_TOKEN_CHARS, hash);
+    if (write_lock(r, &db) != 0) {
+        return send_status(r, HTTP_SERVICE_UNAVAILABLE);
+    }
+    args[0] = apr_psprintf(r->pool, "%" APR_INT64_T_FMT, now);
+    rv = db_query(r, &db, RK_Q_TOKEN_PURGE, args, &nrows);   /* no cron job needed */
+    args[0] = hash;
+    args[1] = acct[0];
+    args[2] = apr_psprintf(r->pool, "%" APR_INT64_T_FMT, now);
+    args[3] = apr_psprintf(r->pool, "%" APR_INT64_T_FMT, now + lifetime);
+    rv = rv == 0 ? db_query(r, &db, RK_Q_TOKEN_INSERT, args, &nrows) : rv;
+    write_unlock(&db);
+    if (rv != 0) {
+        return send_status(r, HTTP_SERVICE_UNAVAILABLE);
+    }
+    r->user = apr_pstrdup(r->pool, cred->client_id);
+    ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "login of user \"%s\"",
+                  ap_escape_logitem(r->pool, cred->client_id));
+    answer = json_pack("{s:s, s:s, s:s, s:I}", "status", "success", "access_token", token,
+                       "token_type", "Bearer", "expires_in", (json_int_t)lifetime);
+    memset(token, 0, sizeof(token));
+    return rk_send_json(r, HTTP_OK, answer);
+}
+
+/* ---- reads ---- */
+
+typedef struct {
+    rk_query_id query;
+    const rk_resource *res;
+} read_spec;
+
+static const read_spec reads[RK_ROUTE_COUNT] = {
+    [RK_ROUTE_COMPETITIONS] = { RK_Q_COMPETITIONS, &rk_res_competition },
+    [RK_ROUTE_COMPETITION] = { RK_Q_COMPETITION, &rk_res_competition },
+    [RK_ROUTE_WODS] = { RK_Q_WODS, &rk_res_wod },
+    [RK_ROUTE_WOD] = { RK_Q_WOD, &rk_res_wod },
+    [RK_ROUTE_SPOTS] = { RK_Q_SPOTS, &rk_res_spot },
+    [RK_ROUTE_SPOT] = { RK_Q_SPOT, &rk_res_spot },
+    [RK_ROUTE_ZONES] = { RK_Q_ZONES, &rk_res_zone },
+    [RK_ROUTE_ZONE] = { RK_Q_ZONE, &rk_res_zone },
+    [RK_ROUTE_A_HEATS] = { RK_Q_A_HEATS, &rk_res_heat },
+    [RK_ROUTE_A_HEAT] = { RK_Q_A_HEAT, &rk_res_heat },
+    [RK_ROUTE_A_VOIES] = { RK_Q_A_VOIES, &rk_res_voie },
+    [RK_ROUTE_A_VOIE] = { RK_Q_A_VOIE, &rk_res_voie },
+    [RK_ROUTE_B_HEATS] = { RK_Q_B_HEATS, &rk_res_heat },
+    [RK_ROUTE_B_HEAT] = { RK_Q_B_HEAT, &rk_res_heat },
+    [RK_ROUTE_B_LINES] = { RK_Q_B_LINES, &rk_res_line },
+    [RK_ROUTE_B_LINE] = { RK_Q_B_LINE, &rk_res_line },
+};
+
+static void path_args(const rk_req *rq, const char **args)
+{
+    int i;
+
+    for (i = 0; i < rq->route.nids; i++) {
+        args[i] = rq->route.ids[i];
+    }
+}
+
+/* Build the JSON of a read route.  *STATUS is 200, 404 or 503. */
+static json_t *read_json(request_rec *r, rk_db *db, const rk_req *rq, int *status)
+{
+    const read_spec *spec = &reads[rq->route.id];
+    const rk_resource *res = spec->res;
+    int list = rk_route_is_list(rq->route.id);
+    int skip = list && rq->route.id != RK_ROUTE_COMPETITIONS;  /* the parent's id */
+    const char *args[RK_MAX_IDS], *vals[16];
+    apr_dbd_results_t *rs;
+    apr_dbd_row_t *row = NULL;
+    json_t *items = list ? json_array() : NULL, *one = NULL;
+    int found = 0, i;
+
+    path_args(rq, args);
+    if (db_select(r, db, spec->query, args, &rs) != 0) {
+        json_decref(items);
+        *status = HTTP_SERVICE_UNAVAILABLE;
+        return NULL;
+    }
+    while (apr_dbd_get_row(db->dbd->driver, r->pool, rs, &row, -1) == 0) {
+        found = 1;
+        if (one || (skip && !col(db, row, skip))) {
+            continue;   /* drain; or the parent without children */
+        }
+        for (i = 0; i < res->nfields; i++) {
+            vals[i] = col(db, row, skip + i);
+        }
+        if (list) {
+            json_array_append_new(items, rk_json_row(res, vals));
+        }
+        else {
+            one = rk_json_row(res, vals);
+        }
+    }
+    if (!found) {
+        json_decref(items);
+        *status = HTTP_NOT_FOUND;
+        return NULL;
+    }
+    *status = HTTP_OK;
+    return list ? rk_json_success(res->plural, items) : rk_json_success(res->singular, one);
+}
+
+static int do_read(request_rec *r, rk_req *rq)
+{
+    rk_db db;
+    int status, rv;
+    json_t *json;
+
+    if ((rv = rk_db_open(r, &db)) != OK) {
+        return send_status(r, rv);
+    }
+    json = read_json(r, &db, rq, &status);
+    return json ? rk_send_json(r, status, json) : send_status(r, status);
+}
+
+/* ---- lane writes (variant A) ---- */
+
+static int do_put(request_rec *r, rk_req *rq)
+{
+    const char *args[8], *lane[2], *found_spot[1], *cnt[1];
+    const char **ids = args;
+    rk_lane_patch *patch = apr_pcalloc(r->pool, sizeof(*patch));
+    const char *err = NULL;
+    char *body;
+    apr_size_t len;
+    apr_int64_t lane_count;
+    int rv, nrows, status;
+    rk_db db;
+    json_t *json;
+
+    if ((rv = rk_db_open(r, &db)) != OK) {
+        return send_status(r, rv);
+    }
+    path_args(rq, ids);
+    switch (select_one(r, &db, RK_Q_LANE_FOR_UPDATE, ids, lane, 2)) {
+    case -1: return send_status(r, HTTP_SERVICE_UNAVAILABLE);
+    case 0:  return send_status(r, HTTP_NOT_FOUND);
+    }
+    if (take_json_body(r, &body, &len) != OK) {
+        return OK;
+    }
+    if (rk_lane_patch_parse(body, len, patch, &err) != 0) {
+        return rk_send_error(r, HTTP_BAD_REQUEST, err);
+    }
+
+    if (write_lock(r, &db) != 0) {
+        return send_status(r, HTTP_SERVICE_UNAVAILABLE);
+    }
+    if (tx(r, &db, "BEGIN") != 0) {
+        write_unlock(&db);
+        return send_status(r, HTTP_SERVICE_UNAVAILABLE);
+    }
+    status = HTTP_OK;
+    err = NULL;
+    path_args(rq, ids);
+    switch (select_one(r, &db, RK_Q_LANE_FOR_UPDATE, ids, lane, 2)) {
+    case -1: status = HTTP_SERVICE_UNAVAILABLE; break;
+    case 0:  status = HTTP_NOT_FOUND; break;   /* deleted meanwhile */
+    }
+    lane_count = lane[1] ? apr_atoi64(lane[1]) : RK_LANE_NUMBER_MAX;
+    if (status == HTTP_OK && (patch->set & RK_LANE_SET_NUMBER) && patch->number > lane_count) {
+        status = HTTP_BAD_REQUEST;
+        err = "Invalid body: number greater than the zone's lane_count";
+    }
+    if (status == HTTP_OK && (patch->set & RK_LANE_SET_SPOT) && !patch->spot_null) {
+        const char *sargs[2] = { rq->route.ids[0], patch->spot_id };
+        switch (select_one(r, &db, RK_Q_SPOT_IN_COMPETITION, sargs, found_spot, 1)) {
+        case -1: status = HTTP_SERVICE_UNAVAILABLE; break;
+        case 0:
+            status = HTTP_BAD_REQUEST;
+            err = "Invalid body: spot_id is not a spot of this competition";
+            break;
+        }
+    }
+    if (status == HTTP_OK) {
+        const char *heat = rq->route.ids[2], *lane_id = rq->route.ids[3];
+        const char *uargs[8];
+
+        uargs[0] = (patch->set & RK_LANE_SET_NUMBER) ? "set" : "keep";
+        uargs[1] = apr_psprintf(r->pool, "%" APR_INT64_T_FMT, (apr_int64_t)((patch->set & RK_LANE_SET_NUMBER) ? patch->number : 0));
+        uargs[2] = !(patch->set & RK_LANE_SET_SPOT) ? "keep" : patch->spot_null ? "null" : "set";
+        uargs[3] = (patch->set & RK_LANE_SET_SPOT) && !patch->spot_null ? patch->spot_id : "0";
+        uargs[4] = !(patch->set & RK_LANE_SET_SCORE) ? "keep" : patch->score_null ? "null" : "set";
+        uargs[5] = (patch->set & RK_LANE_SET_SCORE) && !patch->score_null ? patch->score : "";
+        uargs[6] = heat;
+        uargs[7] = lane_id;
+        if (db_query(r, &db, RK_Q_LANE_UPDATE, uargs, &nrows) != 0) {
+            /* the UNIQUE constraints of the database refused it, or the database
+             * failed: roll back, then look for the lane in the way */
+            const char *cargs[4];
+            tx(r, &db, "ROLLBACK");
+            cargs[0] = heat;
+            cargs[1] = lane_id;
+            cargs[2] = uargs[1];
+            cargs[3] = uargs[3];
+            rv = select_one(r, &db, RK_Q_LANE_CONFLICT, cargs, cnt, 1);
+            write_unlock(&db);
+            if (rv == 1 && cnt[0] && apr_atoi64(cnt[0]) > 0) {
+                return rk_send_error(r, HTTP_CONFLICT, (patch->set & RK_LANE_SET_NUMBER)
+                    ? "Conflict: the lane number or the spot is already used in this heat"
+                    : "Conflict: the spot is already in another lane of this heat");
+            }
+            return send_status(r, HTTP_SERVICE_UNAVAILABLE);
+        }
+        json = nrows == 1 ? read_json(r, &db, rq, &status) : NULL;
+        if (!json && status == HTTP_OK) {
+            status = HTTP_NOT_FOUND;
+        }
+    }
+    else {
+        json = NULL;
+    }
+    if (status != HTTP_OK) {
+        tx(r, &db, "ROLLBACK");
+        write_unlock(&db);
+        return rk_send_error(r, status, err);
+    }
+    if (tx(r, &db, "COMMIT") != 0) {
+        tx(r, &db, "ROLLBACK");
+        write_unlock(&db);
+        json_decref(json);
+        return send_status(r, HTTP_SERVICE_UNAVAILABLE);
+    }
+    write_unlock(&db);
+    ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "lane %s of heat %s changed by %s:%s%s%s",
+                  rq->route.ids[3], rq->route.ids[2], r->user ? r->user : "-",
+                  (patch->set & RK_LANE_SET_NUMBER) ? " number" : "",
+                  (patch->set & RK_LANE_SET_SPOT) ? " spot_id" : "",
+                  (patch->set & RK_LANE_SET_SCORE) ? " score" : "");
+    return rk_send_json(r, HTTP_OK, json);
+}
+
+static int do_delete(request_rec *r, rk_req *rq)
+{
+    const char *args[RK_MAX_IDS];
+    int rv, nrows = 0;
+    rk_db db;
+
+    if ((rv = rk_db_open(r, &db)) != OK) {
+        return send_status(r, rv);
+    }
+    path_args(rq, args);
+    if (write_lock(r, &db) != 0) {
+        return send_status(r, HTTP_SERVICE_UNAVAILABLE);
+    }
+    rv = db_query(r, &db, RK_Q_LANE_DELETE, args, &nrows);
+    write_unlock(&db);
+    if (rv != 0) {
+        return send_status(r, HTTP_SERVICE_UNAVAILABLE);
+    }
+    if (nrows == 0) {
+        return send_status(r, HTTP_NOT_FOUND);
+    }
+    ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "lane %s of heat %s deleted by %s",
+                  rq->route.ids[3], rq->route.ids[2], r->user ? r->user : "-");
+    return rk_send_json(r, HTTP_OK, rk_json_success(NULL, NULL));
+}
+
+/* ---- the handler ---- */
+
+int rk_handler(request_rec *r)
+{
+    rk_req *rq;
+    unsigned allowed;
+
+    if (!r->handler || strcasecmp(r->handler, RK_HANDLER) != 0) {
+        return DECLINED;
+    }
+    rq = rk_request(r);
+    /* a request the access hook did not see (sub-request, internal redirect with a
+     * different configuration): check the token here */
+    if (!rq->authenticated && rq->method != RK_M_OPTIONS && rq->route.id != RK_ROUTE_CONNECT
+        && rk_authenticate(r, rq) != OK) {
+        return OK;
+    }
+    if (rq->route.id == RK_ROUTE_NONE) {
+        return send_status(r, HTTP_NOT_FOUND);
+    }
+    allowed = rk_route_methods(rq->route.id);
+    if (rq->method == RK_M_OPTIONS) {
+        apr_table_setn(r->headers_out, "Allow", rk_route_allow(rq->route.id));
+        r->status = HTTP_NO_CONTENT;
+        return OK;
+    }
+    if (!(rq->method & allowed)) {
+        apr_table_setn(r->headers_out, "Allow", rk_route_allow(rq->route.id));
+        return send_status(r, HTTP_METHOD_NOT_ALLOWED);
+    }
+    if ((rq->method & (RK_M_PUT | RK_M_DELETE)) && !rq->editor) {
+        return send_status(r, HTTP_FORBIDDEN);
+    }
+    switch (rq->method) {
+    case RK_M_POST:
+        return do_connect(r);
+    case RK_M_PUT:
+        return do_put(r, rq);
+    case RK_M_DELETE:
+        return do_delete(r, rq);
+    default:
+        return do_read(r, rq);
+    }
+}

@@ -1,0 +1,55 @@
+/* rk_json.h: shaping of response bodies.  Pure C + jansson + APR pools. */
+#ifndef RK_JSON_H
+#define RK_JSON_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+typedef enum {
+    RK_F_ID,    /* decimal digit string, or null */
+    RK_F_INT,   /* JSON integer, or null */
+    RK_F_STR,   /* JSON string, "" when the database has NULL */
+    RK_F_NSTR   /* JSON string, or null */
+} rk_ftype;
+
+typedef struct {
+    const char *name;
+    rk_ftype type;
+} rk_field;
+
+typedef struct {
+    const char *singular;   /* "competition", "voie", ... */
+    const char *plural;     /* "competitions", "voies", ... */
+    const rk_field *fields; /* in output order = column order of the queries */
+    int nfields;
+} rk_resource;
+
+extern const rk_resource rk_res_competition;
+extern const rk_resource rk_res_wod;
+extern const rk_resource rk_res_spot;
+extern const rk_resource rk_res_zone;
+extern const rk_resource rk_res_heat;
+extern const rk_resource rk_res_voie;  /* lane, variant A keys */
+extern const rk_resource rk_res_line;  /* lane, variant B keys */
+
+/* One resource object from column values (VALUES[i] NULL = SQL NULL).
+ * Returns a new reference, or NULL on allocation failure. */
+json_t *rk_json_row(const rk_resource *res, const char *const *values);
+
+/* {"status":"success","<key>":<value>} (steals VALUE; VALUE may be NULL for a bare
+ * {"status":"success"}). */
+json_t *rk_json_success(const char *key, json_t *value);
+
+/* Serialise compactly (UTF-8, key order kept).  The result is malloc()ed: free(). */
+char *rk_json_dump(const json_t *json, size_t *len);
+
+/* {"status":"error","message":"<message>"} (new reference, NULL on allocation failure). */
+json_t *rk_json_error(const char *message);
+
+/* The message of the contract for a status (404 "Not found", 401 "Unauthorized",
+ * 403 "Forbidden", 405 "Method not allowed", 415 "Unsupported media type",
+ * 413 "Request body too large", 409 "Conflict", 400 "Bad request",
+ * 429 "Too many requests", 503 "Service unavailable", 500 "Internal server error"). */
+const char *rk_status_message(int status);
+
+#endif

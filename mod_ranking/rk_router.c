@@ -1,0 +1,206 @@
+/* rk_router.c: path -> route, table driven.  See rk_router.h. */
+#include <string.h>
+
+#include "rk_router.h"
+
+/* A route pattern: literal words and "#" for an id segment. */
+typedef struct {
+    rk_route_id id;
+    unsigned variant;   /* 0: every variant; else RK_VARIANT_A or RK_VARIANT_B */
+    const char *name;
+    const char *segments[9];
+} rk_pattern;
+
+static const rk_pattern patterns[] = {
+    { RK_ROUTE_CONNECT,      0, "CONNECT",      { "connect" } },
+    { RK_ROUTE_COMPETITIONS, 0, "COMPETITIONS", { "competition" } },
+    { RK_ROUTE_COMPETITION,  0, "COMPETITION",  { "competition", "#" } },
+    { RK_ROUTE_WODS,         0, "WODS",         { "competition", "#", "wod" } },
+    { RK_ROUTE_WOD,          0, "WOD",          { "competition", "#", "wod", "#" } },
+    { RK_ROUTE_SPOTS,        0, "SPOTS",        { "competition", "#", "spot" } },
+    { RK_ROUTE_SPOT,         0, "SPOT",         { "competition", "#", "spot", "#" } },
+    { RK_ROUTE_ZONES,        RK_VARIANT_A, "ZONES",   { "competition", "#", "zone" } },
+    { RK_ROUTE_ZONE,         RK_VARIANT_A, "ZONE",    { "competition", "#", "zone", "#" } },
+    { RK_ROUTE_A_HEATS,      RK_VARIANT_A, "A_HEATS", { "competition", "#", "zone", "#", "heat" } },
+    { RK_ROUTE_A_HEAT,       RK_VARIANT_A, "A_HEAT",  { "competition", "#", "zone", "#", "heat", "#" } },
+    { RK_ROUTE_A_VOIES,      RK_VARIANT_A, "A_VOIES",
+      { "competition", "#", "zone", "#", "heat", "#", "voie" } },
+    { RK_ROUTE_A_VOIE,       RK_VARIANT_A, "A_VOIE",
+      { "competition", "#", "zone", "#", "heat", "#", "voie", "#" } },
+    { RK_ROUTE_B_HEATS,      RK_VARIANT_B, "B_HEATS", { "competition", "#", "heat" } },
+    { RK_ROUTE_B_HEAT,       RK_VARIANT_B, "B_HEAT",  { "competition", "#", "heat", "#" } },
+    { RK_ROUTE_B_LINES,      RK_VARIANT_B, "B_LINES", { "competition", "#", "heat", "#", "line" } },
+    { RK_ROUTE_B_LINE,       RK_VARIANT_B, "B_LINE",
+      { "competition", "#", "heat", "#", "line", "#" } },
+};
+
+#define NPATTERNS (sizeof(patterns) / sizeof(patterns[0]))
+#define MAX_SEGMENTS 8
+
+int rk_id_valid(const char *s, size_t len)
+{
+    size_t i;
+
+    if (len == 0 || len > RK_ID_MAX_DIGITS || s[0] < '1' || s[0] > '9') {
+        return 0;
+    }
+    for (i = 1; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9') {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+typedef struct {
+    const char *start;
+    size_t len;
+} segment;
+
+/* Split "/a/b/c" or "/a/b/c/" into segments; refuse empty segments other than the
+ * single optional trailing one.  Returns the count, or -1 when malformed. */
+static int split(const char *path, segment *seg)
+{
+    int n = 0;
+    const char *p = path;
+
+    if (*p != '/') {
+        return -1;
+    }
+    p++;
+    while (*p) {
+        const char *end = strchr(p, '/');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+
+        if (len == 0 || n == MAX_SEGMENTS) {
+            return -1;
+        }
+        seg[n].start = p;
+        seg[n].len = len;
+        n++;
+        if (!end) {
+            break;
+        }
+        p = end + 1;  /* a final '/' leaves p at the NUL: trailing slash accepted */
+    }
+    return n;
+}
+
+rk_route_id rk_route_parse(const char *path, unsigned variants, rk_route *out)
+{
+    segment seg[MAX_SEGMENTS];
+    int n, i;
+    size_t k;
+
+    out->id = RK_ROUTE_NONE;
+    out->nids = 0;
+    if (!path || (n = split(path, seg)) <= 0) {
+        return RK_ROUTE_NONE;
+    }
+    for (k = 0; k < NPATTERNS; k++) {
+        const rk_pattern *pat = &patterns[k];
+        int nids = 0;
+
+        if (pat->variant && !(pat->variant & variants)) {
+            continue;
+        }
+        for (i = 0; i < n && pat->segments[i]; i++) {
+            const char *word = pat->segments[i];
+
+            if (word[0] == '#') {
+                if (!rk_id_valid(seg[i].start, seg[i].len)) {
+                    break;
+                }
+                memcpy(out->ids[nids], seg[i].start, seg[i].len);
+                out->ids[nids][seg[i].len] = '\0';
+                nids++;
+            }
+            else if (strlen(word) != seg[i].len
+                     || memcmp(word, seg[i].start, seg[i].len) != 0) {
+                break;
+            }
+        }
+        if (i == n && !pat->segments[i]) {   /* segments[] ends with NULL */
+            out->id = pat->id;
+            out->nids = nids;
+            return out->id;
+        }
+    }
+    out->nids = 0;
+    return RK_ROUTE_NONE;
+}
+
+unsigned rk_route_methods(rk_route_id id)
+{
+    switch (id) {
+    case RK_ROUTE_NONE:
+    case RK_ROUTE_COUNT:
+        return 0;
+    case RK_ROUTE_CONNECT:
+        return RK_M_POST;
+    case RK_ROUTE_A_VOIE:
+        return RK_M_GET | RK_M_HEAD | RK_M_PUT | RK_M_DELETE;
+    default:
+        return RK_M_GET | RK_M_HEAD;
+    }
+}
+
+const char *rk_route_allow(rk_route_id id)
+{
+    switch (id) {
+    case RK_ROUTE_NONE:
+    case RK_ROUTE_COUNT:
+        return NULL;
+    case RK_ROUTE_CONNECT:
+        return "POST";
+    case RK_ROUTE_A_VOIE:
+        return "GET, HEAD, PUT, DELETE";
+    default:
+        return "GET, HEAD";
+    }
+}
+
+unsigned rk_method_bit(const char *method)
+{
+    static const struct { const char *name; unsigned bit; } methods[] = {
+        { "GET", RK_M_GET }, { "HEAD", RK_M_HEAD }, { "POST", RK_M_POST },
+        { "PUT", RK_M_PUT }, { "DELETE", RK_M_DELETE }, { "OPTIONS", RK_M_OPTIONS },
+    };
+    size_t i;
+
+    for (i = 0; method && i < sizeof(methods) / sizeof(methods[0]); i++) {
+        if (strcmp(method, methods[i].name) == 0) {
+            return methods[i].bit;
+        }
+    }
+    return RK_M_OTHER;
+}
+
+int rk_route_is_list(rk_route_id id)
+{
+    switch (id) {
+    case RK_ROUTE_COMPETITIONS:
+    case RK_ROUTE_WODS:
+    case RK_ROUTE_SPOTS:
+    case RK_ROUTE_ZONES:
+    case RK_ROUTE_A_HEATS:
+    case RK_ROUTE_A_VOIES:
+    case RK_ROUTE_B_HEATS:
+    case RK_ROUTE_B_LINES:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+const char *rk_route_name(rk_route_id id)
+{
+    size_t k;
+
+    for (k = 0; k < NPATTERNS; k++) {
+        if (patterns[k].id == id) {
+            return patterns[k].name;
+        }
+    }
+    return "NONE";
+}

@@ -1,0 +1,80 @@
+/* rk_router.h: map a request path (relative to the mount point) to a route.
+ * Pure C, no httpd header: unit-tested with Check. */
+#ifndef RK_ROUTER_H
+#define RK_ROUTER_H
+
+#include <stddef.h>
+
+#define RK_VARIANT_A 1u
+#define RK_VARIANT_B 2u
+#define RK_VARIANT_BOTH (RK_VARIANT_A | RK_VARIANT_B)
+
+#define RK_MAX_IDS 4
+#define RK_ID_MAX_DIGITS 18
+
+typedef enum {
+    RK_ROUTE_NONE = 0,      /* unknown path, malformed id, or disabled variant */
+    RK_ROUTE_CONNECT,       /* /connect */
+    RK_ROUTE_COMPETITIONS,  /* /competition/ */
+    RK_ROUTE_COMPETITION,   /* /competition/{c} */
+    RK_ROUTE_WODS,          /* /competition/{c}/wod/ */
+    RK_ROUTE_WOD,           /* /competition/{c}/wod/{w} */
+    RK_ROUTE_SPOTS,         /* /competition/{c}/spot/ */
+    RK_ROUTE_SPOT,          /* /competition/{c}/spot/{s} */
+    RK_ROUTE_ZONES,         /* A: /competition/{c}/zone/ */
+    RK_ROUTE_ZONE,          /* A: /competition/{c}/zone/{z} */
+    RK_ROUTE_A_HEATS,       /* A: /competition/{c}/zone/{z}/heat/ */
+    RK_ROUTE_A_HEAT,        /* A: /competition/{c}/zone/{z}/heat/{h} */
+    RK_ROUTE_A_VOIES,       /* A: /competition/{c}/zone/{z}/heat/{h}/voie/ */
+    RK_ROUTE_A_VOIE,        /* A: /competition/{c}/zone/{z}/heat/{h}/voie/{v} */
+    RK_ROUTE_B_HEATS,       /* B: /competition/{c}/heat/ */
+    RK_ROUTE_B_HEAT,        /* B: /competition/{c}/heat/{h} */
+    RK_ROUTE_B_LINES,       /* B: /competition/{c}/heat/{h}/line/ */
+    RK_ROUTE_B_LINE,        /* B: /competition/{c}/heat/{h}/line/{l} */
+    RK_ROUTE_COUNT
+} rk_route_id;
+
+typedef struct {
+    rk_route_id id;
+    int nids;                                   /* number of ids in the path */
+    char ids[RK_MAX_IDS][RK_ID_MAX_DIGITS + 1]; /* in path order, NUL-terminated */
+} rk_route;
+
+/* Methods, as a bit mask. */
+#define RK_M_GET     0x01u
+#define RK_M_HEAD    0x02u
+#define RK_M_POST    0x04u
+#define RK_M_PUT     0x08u
+#define RK_M_DELETE  0x10u
+#define RK_M_OPTIONS 0x20u
+#define RK_M_OTHER   0x40u
+
+/* Parse PATH (the part of the URI after the mount point: "" or starting with '/').
+ * VARIANTS is a mask of RK_VARIANT_A / RK_VARIANT_B: a route of a disabled variant is
+ * RK_ROUTE_NONE.  One trailing slash is optional on every route.  An id is 1 to 18
+ * decimal digits without a leading zero.  Never reads past the terminating NUL.
+ * Fills OUT (also on failure: id NONE, nids 0) and returns OUT->id. */
+rk_route_id rk_route_parse(const char *path, unsigned variants, rk_route *out);
+
+/* 1 when S[0..LEN) is a valid id (1..18 digits, no leading zero), else 0. */
+int rk_id_valid(const char *s, size_t len);
+
+/* The methods a route accepts (OPTIONS excluded): RK_M_GET|RK_M_HEAD for reads,
+ * plus RK_M_PUT|RK_M_DELETE for RK_ROUTE_A_VOIE, RK_M_POST for RK_ROUTE_CONNECT.
+ * 0 for RK_ROUTE_NONE. */
+unsigned rk_route_methods(rk_route_id id);
+
+/* The Allow header value for a route ("GET, HEAD", "GET, HEAD, PUT, DELETE",
+ * "POST"); NULL for RK_ROUTE_NONE. */
+const char *rk_route_allow(rk_route_id id);
+
+/* Map an HTTP method name to its RK_M_* bit (RK_M_OTHER when unknown). */
+unsigned rk_method_bit(const char *method);
+
+/* 1 when the route is a list (its answer is {"status":"success","<plural>":[...]}). */
+int rk_route_is_list(rk_route_id id);
+
+/* Human-readable name of a route for logs ("A_VOIE", ...). */
+const char *rk_route_name(rk_route_id id);
+
+#endif

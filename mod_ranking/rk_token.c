@@ -1,0 +1,226 @@
+/* rk_token.c: SHA-256, bearer tokens, the Authorization header, bcrypt.
+ * See rk_token.h.  APR only, no httpd header. */
+#include <string.h>
+#include <strings.h>
+
+#include <apr_general.h>
+#include <apr_md5.h>       /* apr_password_validate, apr_bcrypt_encode */
+#include <apr_strings.h>
+
+#include "rk_token.h"
+
+/* ---- SHA-256 (FIPS 180-4) ---- */
+
+static const apr_uint32_t K[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
+    0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
+    0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
+    0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
+    0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
+    0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+    0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
+    0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+    0xc67178f2
+};
+
+#define ROTR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+
+static void sha256_block(apr_uint32_t h[8], const unsigned char *p)
+{
+    apr_uint32_t w[64], a, b, c, d, e, f, g, hh, t1, t2;
+    int i;
+
+    for (i = 0; i < 16; i++) {
+        w[i] = (apr_uint32_t)p[4 * i] << 24 | (apr_uint32_t)p[4 * i + 1] << 16
+               | (apr_uint32_t)p[4 * i + 2] << 8 | (apr_uint32_t)p[4 * i + 3];
+    }
+    for (i = 16; i < 64; i++) {
+        apr_uint32_t s0 = ROTR(w[i - 15], 7) ^ ROTR(w[i - 15], 18) ^ (w[i - 15] >> 3);
+        apr_uint32_t s1 = ROTR(w[i - 2], 17) ^ ROTR(w[i - 2], 19) ^ (w[i - 2] >> 10);
+        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    a = h[0]; b = h[1]; c = h[2]; d = h[3]; e = h[4]; f = h[5]; g = h[6]; hh = h[7];
+    for (i = 0; i < 64; i++) {
+        t1 = hh + (ROTR(e, 6) ^ ROTR(e, 11) ^ ROTR(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i];
+        t2 = (ROTR(a, 2) ^ ROTR(a, 13) ^ ROTR(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+        hh = g; g = f; f = e; e = d + t1; d = c; c = b; b = a; a = t1 + t2;
+    }
+    h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+}
+
+void rk_sha256(const void *data, size_t len, unsigned char out[32])
+{
+    apr_uint32_t h[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                          0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
+    const unsigned char *p = data;
+    unsigned char tail[128];
+    size_t rest, tlen;
+    apr_uint64_t bits = (apr_uint64_t)len * 8;
+    int i;
+
+    for (; len >= 64; len -= 64, p += 64) {
+        sha256_block(h, p);
+    }
+    rest = len;
+    memset(tail, 0, sizeof(tail));
+    if (rest) {
+        memcpy(tail, p, rest);
+    }
+    tail[rest] = 0x80;
+    tlen = rest < 56 ? 64 : 128;
+    for (i = 0; i < 8; i++) {
+        tail[tlen - 1 - i] = (unsigned char)(bits >> (8 * i));
+    }
+    sha256_block(h, tail);
+    if (tlen == 128) {
+        sha256_block(h, tail + 64);
+    }
+    for (i = 0; i < 8; i++) {
+        out[4 * i] = (unsigned char)(h[i] >> 24);
+        out[4 * i + 1] = (unsigned char)(h[i] >> 16);
+        out[4 * i + 2] = (unsigned char)(h[i] >> 8);
+        out[4 * i + 3] = (unsigned char)h[i];
+    }
+}
+
+void rk_sha256_hex(const void *data, size_t len, char out[RK_HASH_HEX + 1])
+{
+    static const char hex[] = "0123456789abcdef";
+    unsigned char md[32];
+    int i;
+
+    rk_sha256(data, len, md);
+    for (i = 0; i < 32; i++) {
+        out[2 * i] = hex[md[i] >> 4];
+        out[2 * i + 1] = hex[md[i] & 15];
+    }
+    out[RK_HASH_HEX] = '\0';
+}
+
+/* ---- tokens ---- */
+
+static const char b64url[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+void rk_token_encode(const unsigned char raw[RK_TOKEN_RAW_BYTES], char out[RK_TOKEN_CHARS + 1])
+{
+    size_t i, o = 0;
+
+    for (i = 0; i + 3 <= RK_TOKEN_RAW_BYTES; i += 3) {
+        apr_uint32_t v = (apr_uint32_t)raw[i] << 16 | (apr_uint32_t)raw[i + 1] << 8 | raw[i + 2];
+        out[o++] = b64url[v >> 18];
+        out[o++] = b64url[(v >> 12) & 63];
+        out[o++] = b64url[(v >> 6) & 63];
+        out[o++] = b64url[v & 63];
+    }
+    /* 32 = 3 * 10 + 2: two bytes left, three characters */
+    {
+        apr_uint32_t v = (apr_uint32_t)raw[i] << 16 | (apr_uint32_t)raw[i + 1] << 8;
+        out[o++] = b64url[v >> 18];
+        out[o++] = b64url[(v >> 12) & 63];
+        out[o++] = b64url[(v >> 6) & 63];
+    }
+    out[o] = '\0';
+}
+
+int rk_token_generate(char out[RK_TOKEN_CHARS + 1])
+{
+    unsigned char raw[RK_TOKEN_RAW_BYTES];
+
+    if (apr_generate_random_bytes(raw, sizeof(raw)) != APR_SUCCESS) {
+        return -1;
+    }
+    rk_token_encode(raw, out);
+    memset(raw, 0, sizeof(raw));
+    return 0;
+}
+
+static int is_b64url(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
+           || c == '-' || c == '_';
+}
+
+int rk_token_shape_ok(const char *tok, size_t len)
+{
+    size_t i;
+
+    if (len != RK_TOKEN_CHARS) {
+        return 0;
+    }
+    for (i = 0; i < len; i++) {
+        if (!is_b64url(tok[i])) {
+            return 0;
+        }
+    }
+    /* the last character carries 2 bits of data and 4 zero bits */
+    return strchr("AEIMQUYcgkosw048", tok[len - 1]) != NULL;
+}
+
+rk_auth_kind rk_bearer_parse(const char *header, const char **tok, size_t *len)
+{
+    const char *p, *cred, *end;
+
+    if (!header) {
+        return RK_AUTH_NONE;
+    }
+    for (p = header; *p == ' ' || *p == '\t'; p++)
+        ;
+    if (strncasecmp(p, "Bearer", 6) != 0 || (p[6] != ' ' && p[6] != '\t' && p[6] != '\0')) {
+        return RK_AUTH_OTHER;
+    }
+    for (cred = p + 6; *cred == ' ' || *cred == '\t'; cred++)
+        ;
+    for (end = cred + strlen(cred); end > cred && (end[-1] == ' ' || end[-1] == '\t'); end--)
+        ;
+    if (end == cred) {
+        return RK_AUTH_OTHER;   /* the scheme without a credential */
+    }
+    if (!rk_token_shape_ok(cred, (size_t)(end - cred))) {
+        return RK_AUTH_BEARER_BAD;
+    }
+    *tok = cred;
+    *len = (size_t)(end - cred);
+    return RK_AUTH_BEARER;
+}
+
+/* ---- passwords ---- */
+
+/* bcrypt, cost 10, of a random password nobody knows: checked for unknown users so
+ * that they cost the same time as known ones. */
+static const char dummy_hash[] = "$2y$10$9yFiBUolIdsgLRNDRW.GVuB3zjblKk/gEmetAItW1a863bfSnq1sy";
+
+static int is_bcrypt(const char *hash)
+{
+    return hash && strlen(hash) == 60 && hash[0] == '$' && hash[1] == '2'
+           && (hash[2] == 'y' || hash[2] == 'a' || hash[2] == 'b') && hash[3] == '$';
+}
+
+int rk_password_check(const char *password, const char *hash)
+{
+    if (!password) {
+        password = "";
+    }
+    if (!is_bcrypt(hash)) {
+        /* unknown user or a hash that is not bcrypt (never accepted): same cost */
+        apr_password_validate(password, dummy_hash);
+        return 0;
+    }
+    return apr_password_validate(password, hash) == APR_SUCCESS;
+}
+
+int rk_password_hash(const char *password, int cost, char *out, size_t outlen)
+{
+    unsigned char salt[16];
+    apr_status_t rv;
+
+    if (!password || cost < 4 || cost > 31 || outlen < 61) {
+        return -1;
+    }
+    if (apr_generate_random_bytes(salt, sizeof(salt)) != APR_SUCCESS) {
+        return -1;
+    }
+    rv = apr_bcrypt_encode(password, (unsigned int)cost, salt, sizeof(salt), out, outlen);
+    return rv == APR_SUCCESS && is_bcrypt(out) ? 0 : -1;
+}
