@@ -63,12 +63,17 @@ static int send_status(request_rec *r, int status)
 
 /* ---- database ---- */
 
-static void db_log(request_rec *r, const rk_db *db, int rv, const char *what)
+static void db_log_at(request_rec *r, const rk_db *db, int rv, const char *what, int level)
 {
     const char *msg = apr_dbd_error(db->dbd->driver, db->dbd->handle, rv);
 
-    ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "database error (%s): %s", what,
+    ap_log_rerror(APLOG_MARK, level, 0, r, "database error (%s): %s", what,
                   msg ? msg : "unknown");
+}
+
+static void db_log(request_rec *r, const rk_db *db, int rv, const char *what)
+{
+    db_log_at(r, db, rv, what, APLOG_ERR);
 }
 
 /* Run a statement that may return rows, draining them. */
@@ -163,7 +168,9 @@ static int db_select(request_rec *r, rk_db *db, rk_query_id q, const char **args
     return rv;
 }
 
-static int db_query(request_rec *r, rk_db *db, rk_query_id q, const char **args, int *nrows)
+/* LEVEL: how loud a failure is logged (a refused lane update is an expected 409). */
+static int db_query_at(request_rec *r, rk_db *db, rk_query_id q, const char **args,
+                       int *nrows, int level)
 {
     int rv;
 
@@ -171,9 +178,14 @@ static int db_query(request_rec *r, rk_db *db, rk_query_id q, const char **args,
     rv = apr_dbd_pquery(db->dbd->driver, r->pool, db->dbd->handle, nrows, db->conn->stmt[q],
                         rk_queries[q].nargs, args);
     if (rv != 0) {
-        db_log(r, db, rv, rk_queries[q].label);
+        db_log_at(r, db, rv, rk_queries[q].label, level);
     }
     return rv;
+}
+
+static int db_query(request_rec *r, rk_db *db, rk_query_id q, const char **args, int *nrows)
+{
+    return db_query_at(r, db, q, args, nrows, APLOG_ERR);
 }
 
 static const char *col(rk_db *db, apr_dbd_row_t *row, int i)
@@ -637,7 +649,7 @@ static int do_put(request_rec *r, rk_req *rq)
         uargs[5] = (patch->set & RK_LANE_SET_SCORE) && !patch->score_null ? patch->score : "";
         uargs[6] = heat;
         uargs[7] = lane_id;
-        if (db_query(r, &db, RK_Q_LANE_UPDATE, uargs, &nrows) != 0) {
+        if (db_query_at(r, &db, RK_Q_LANE_UPDATE, uargs, &nrows, APLOG_INFO) != 0) {
             /* the UNIQUE constraints of the database refused it, or the database
              * failed: roll back, then look for the lane in the way */
             const char *cargs[4];

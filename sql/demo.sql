@@ -188,9 +188,9 @@ INSERT INTO lane (id, heat_id, number, spot_id, score) VALUES
     (2026, 257, 3, NULL, NULL);
 
 -- API users (see the logins at the top of this file).
-INSERT INTO account (id, name, password_hash, role, enabled, created_at) VALUES
-    (1, 'demo', '$2y$10$a4Ji3TM91F2OCdM/I5NRVeFwrRr0eMzuhewzoBCJcwd2CsWuQDBJO', 'reader', 1, 1793491200),
-    (2, 'judge', '$2y$10$5BSxcb6cQgLwdQGeM7lSCeUDC7vuqmbZyH64ELnAdIyKZRgQHCigG', 'editor', 1, 1793491200),
-    (3, 'retired', '$2y$10$WuRpYcOjJS6.8xgq7vT1XOaEfjaVlsrhB7L.bH0TviqEqFmfh1xfm', 'reader', 0, 1793491200);
+INSERT INTO account (name, password_hash, role, enabled, created_at) VALUES
+    ('demo', '$2y$10$a4Ji3TM91F2OCdM/I5NRVeFwrRr0eMzuhewzoBCJcwd2CsWuQDBJO', 'reader', 1, 1793491200),
+    ('judge', '$2y$10$5BSxcb6cQgLwdQGeM7lSCeUDC7vuqmbZyH64ELnAdIyKZRgQHCigG', 'editor', 1, 1793491200),
+    ('retired', '$2y$10$WuRpYcOjJS6.8xgq7vT1XOaEfjaVlsrhB7L.bH0TviqEqFmfh1xfm', 'reader', 0, 1793491200);
 
 COMMIT;
