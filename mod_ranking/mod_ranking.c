@@ -7,11 +7,17 @@
 #include "util_mutex.h"
 
 #include "rk_glue.h"
+#include "rk_throttle.h"
 
 APR_OPTIONAL_FN_TYPE(ap_dbd_acquire) *rk_dbd_acquire = NULL;
 apr_global_mutex_t *rk_write_mutex = NULL;
+rk_login_cache rk_logins = { NULL, NULL, NULL };
 
 #define RK_MUTEX_TYPE "ranking-write"
+#define RK_LOGIN_MUTEX_TYPE "ranking-login"
+
+/* RankingLoginCache: "none", or a socache provider with its arguments */
+static const char *login_cache_spec = "shmcb";
 
 /* ---- configuration ---- */
 
@@ -24,6 +30,8 @@ static void *create_dir_conf(apr_pool_t *p, char *dir)
     c->lifetime = RK_UNSET;
     c->body_limit = RK_UNSET;
     c->base = NULL;
+    c->login_limit = RK_UNSET;
+    c->login_window = RK_UNSET;
     return c;
 }
 
@@ -35,6 +43,8 @@ static void *merge_dir_conf(apr_pool_t *p, void *basev, void *addv)
     c->lifetime = add->lifetime != RK_UNSET ? add->lifetime : base->lifetime;
     c->body_limit = add->body_limit != RK_UNSET ? add->body_limit : base->body_limit;
     c->base = add->base ? add->base : base->base;
+    c->login_limit = add->login_limit != RK_UNSET ? add->login_limit : base->login_limit;
+    c->login_window = add->login_window != RK_UNSET ? add->login_window : base->login_window;
     return c;
 }
 
@@ -107,6 +117,42 @@ static const char *set_base(cmd_parms *cmd, void *cfg, const char *arg)
     return NULL;
 }
 
+static const char *set_login_limit(cmd_parms *cmd, void *cfg, const char *arg)
+{
+    rk_dir_conf *c = cfg;
+    apr_int64_t v;
+
+    if (parse_int(arg, 0, 1000000, &v)) {
+        return apr_psprintf(cmd->pool, "%s: a number of failed logins from 0 (off) to 1000000",
+                            cmd->cmd->name);
+    }
+    c->login_limit = (int)v;
+    return NULL;
+}
+
+static const char *set_login_window(cmd_parms *cmd, void *cfg, const char *arg)
+{
+    rk_dir_conf *c = cfg;
+
+    if (parse_int(arg, 1, 86400, &c->login_window)) {
+        return apr_psprintf(cmd->pool, "%s: a number of seconds from 1 to 86400",
+                            cmd->cmd->name);
+    }
+    return NULL;
+}
+
+static const char *set_login_cache(cmd_parms *cmd, void *cfg, const char *arg)
+{
+    const char *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
+
+    (void)cfg;
+    if (err) {
+        return err;
+    }
+    login_cache_spec = arg;
+    return NULL;
+}
+
 static const command_rec rk_cmds[] = {
     AP_INIT_TAKE1("RankingVariants", set_variants, NULL, ACCESS_CONF,
                   "Route variants served here: A, B or both (default both)"),
@@ -116,6 +162,14 @@ static const command_rec rk_cmds[] = {
                   "Largest accepted request body in bytes (default 65536)"),
     AP_INIT_TAKE1("RankingBasePath", set_base, NULL, ACCESS_CONF,
                   "URL path where the routes start (default: the enclosing <Location>)"),
+    AP_INIT_TAKE1("RankingLoginLimit", set_login_limit, NULL, ACCESS_CONF,
+                  "Failed logins per client address and per user within the window "
+                  "before /connect answers 429 (default 10, 0 turns throttling off)"),
+    AP_INIT_TAKE1("RankingLoginWindow", set_login_window, NULL, ACCESS_CONF,
+                  "Seconds over which failed logins are counted (default 300)"),
+    AP_INIT_TAKE1("RankingLoginCache", set_login_cache, NULL, RSRC_CONF,
+                  "Where failed logins are counted: none, or a socache provider "
+                  "with its arguments (default shmcb)"),
     { NULL }
 };
 
@@ -198,7 +252,77 @@ static int rk_pre_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp)
 {
     (void)plog;
     (void)ptemp;
-    return ap_mutex_register(pconf, RK_MUTEX_TYPE, NULL, APR_LOCK_DEFAULT, 0);
+    login_cache_spec = "shmcb";
+    if (ap_mutex_register(pconf, RK_MUTEX_TYPE, NULL, APR_LOCK_DEFAULT, 0) != APR_SUCCESS) {
+        return HTTP_INTERNAL_SERVER_ERROR;
+    }
+    return ap_mutex_register(pconf, RK_LOGIN_MUTEX_TYPE, NULL, APR_LOCK_DEFAULT, 0);
+}
+
+static apr_status_t login_cache_destroy(void *data)
+{
+    server_rec *s = data;
+
+    if (rk_logins.provider && rk_logins.instance) {
+        rk_logins.provider->destroy(rk_logins.instance, s);
+    }
+    rk_logins.provider = NULL;
+    rk_logins.instance = NULL;
+    rk_logins.mutex = NULL;
+    return APR_SUCCESS;
+}
+
+/* The failed-login counters, in a socache shared by the children (shmcb default). */
+static int login_cache_init(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s)
+{
+    static const struct ap_socache_hints hints = { 64, sizeof(rk_throttle_entry), 60 };
+    char *name = apr_pstrdup(ptemp, login_cache_spec), *arg = strchr(name, ':');
+    const char *err;
+    apr_status_t rv;
+
+    rk_logins.provider = NULL;
+    if (!strcasecmp(name, "none")) {
+        ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s,
+                     "mod_ranking: login throttling is off (RankingLoginCache none)");
+        return OK;
+    }
+    if (arg) {
+        *arg++ = '\0';
+    }
+    rk_logins.provider = ap_lookup_provider(AP_SOCACHE_PROVIDER_GROUP, name,
+                                            AP_SOCACHE_PROVIDER_VERSION);
+    if (!rk_logins.provider) {
+        ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s,
+                     "mod_ranking: socache provider \"%s\" for RankingLoginCache is not "
+                     "loaded (LoadModule socache_%s_module, or a2enmod socache_%s), or set "
+                     "RankingLoginCache none to run without login throttling",
+                     name, name, name);
+        return HTTP_INTERNAL_SERVER_ERROR;
+    }
+    err = rk_logins.provider->create(&rk_logins.instance, arg, ptemp, pconf);
+    if (err) {
+        ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s, "mod_ranking: RankingLoginCache: %s", err);
+        rk_logins.provider = NULL;
+        return HTTP_INTERNAL_SERVER_ERROR;
+    }
+    rv = rk_logins.provider->init(rk_logins.instance, "mod_ranking-login", &hints, s, pconf);
+    if (rv != APR_SUCCESS) {
+        ap_log_error(APLOG_MARK, APLOG_CRIT, rv, s,
+                     "mod_ranking: cannot initialise the login throttling cache");
+        rk_logins.provider = NULL;
+        return HTTP_INTERNAL_SERVER_ERROR;
+    }
+    apr_pool_cleanup_register(pconf, s, login_cache_destroy, apr_pool_cleanup_null);
+    if (rk_logins.provider->flags & AP_SOCACHE_FLAG_NOTMPSAFE) {
+        rv = ap_global_mutex_create(&rk_logins.mutex, NULL, RK_LOGIN_MUTEX_TYPE, NULL, s,
+                                    pconf, 0);
+        if (rv != APR_SUCCESS) {
+            ap_log_error(APLOG_MARK, APLOG_CRIT, rv, s,
+                         "mod_ranking: cannot create the %s mutex", RK_LOGIN_MUTEX_TYPE);
+            return HTTP_INTERNAL_SERVER_ERROR;
+        }
+    }
+    return OK;
 }
 
 static int rk_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
@@ -227,22 +351,28 @@ static int rk_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp
                      "mod_ranking: cannot create the %s mutex", RK_MUTEX_TYPE);
         return HTTP_INTERNAL_SERVER_ERROR;
     }
-    return OK;
+    return login_cache_init(pconf, ptemp, s);
+}
+
+static void child_mutex(apr_global_mutex_t **m, const char *type, apr_pool_t *p,
+                        server_rec *s)
+{
+    apr_status_t rv;
+
+    if (!*m) {
+        return;
+    }
+    rv = apr_global_mutex_child_init(m, apr_global_mutex_lockfile(*m), p);
+    if (rv != APR_SUCCESS) {
+        ap_log_error(APLOG_MARK, APLOG_CRIT, rv, s,
+                     "mod_ranking: cannot attach to the %s mutex in a child", type);
+    }
 }
 
 static void rk_child_init(apr_pool_t *p, server_rec *s)
 {
-    apr_status_t rv;
-
-    if (!rk_write_mutex) {
-        return;
-    }
-    rv = apr_global_mutex_child_init(&rk_write_mutex,
-                                     apr_global_mutex_lockfile(rk_write_mutex), p);
-    if (rv != APR_SUCCESS) {
-        ap_log_error(APLOG_MARK, APLOG_CRIT, rv, s,
-                     "mod_ranking: cannot attach to the %s mutex in a child", RK_MUTEX_TYPE);
-    }
+    child_mutex(&rk_write_mutex, RK_MUTEX_TYPE, p, s);
+    child_mutex(&rk_logins.mutex, RK_LOGIN_MUTEX_TYPE, p, s);
 }
 
 static void rk_register_hooks(apr_pool_t *p)

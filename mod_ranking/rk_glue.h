@@ -11,6 +11,7 @@
 #include "apr_dbd.h"      /* before mod_dbd.h */
 #include "mod_dbd.h"
 #include "apr_global_mutex.h"
+#include "ap_socache.h"
 
 #include <jansson.h>
 
@@ -29,10 +30,21 @@ typedef struct {
     apr_int64_t lifetime;    /* token lifetime in seconds, RK_UNSET */
     apr_int64_t body_limit;  /* bytes, RK_UNSET */
     const char *base;        /* RankingBasePath, NULL when unset */
+    int login_limit;         /* failed logins per window before 429, 0 = off, RK_UNSET */
+    apr_int64_t login_window;/* seconds, RK_UNSET */
 } rk_dir_conf;
 
 #define RK_DEFAULT_LIFETIME 3600
 #define RK_DEFAULT_BODY_LIMIT 65536
+#define RK_DEFAULT_LOGIN_LIMIT 10
+#define RK_DEFAULT_LOGIN_WINDOW 300
+
+/* The login throttling counters, shared by the server's child processes. */
+typedef struct {
+    ap_socache_provider_t *provider;   /* NULL: throttling is off */
+    ap_socache_instance_t *instance;
+    apr_global_mutex_t *mutex;         /* when the provider is not MP-safe */
+} rk_login_cache;
 
 /* The state of one request, made once by the access hook (or the handler). */
 typedef struct {
@@ -57,6 +69,7 @@ typedef struct {
 /* mod_ranking.c */
 extern APR_OPTIONAL_FN_TYPE(ap_dbd_acquire) *rk_dbd_acquire;
 extern apr_global_mutex_t *rk_write_mutex;
+extern rk_login_cache rk_logins;
 rk_dir_conf *rk_conf(request_rec *r);
 int rk_is_ours(request_rec *r);
 rk_req *rk_request(request_rec *r);

@@ -12,6 +12,7 @@
 #include "rk_body.h"
 #include "rk_json.h"
 #include "rk_token.h"
+#include "rk_throttle.h"
 
 APLOG_USE_MODULE(ranking);
 
@@ -414,6 +415,117 @@ static int take_json_body(request_rec *r, char **buf, apr_size_t *len)
     return OK;
 }
 
+/* ---- login throttling ---- */
+
+typedef struct {
+    const unsigned char *key[2];   /* the client address, the user (per server) */
+    unsigned int keylen[2];
+    uint32_t limit;
+    int64_t window;
+} throttle_keys;
+
+static int throttle_on(const throttle_keys *k)
+{
+    return rk_logins.provider && k->limit > 0;
+}
+
+static void throttle_keys_make(request_rec *r, const char *user, throttle_keys *k)
+{
+    rk_dir_conf *c = rk_conf(r);
+    const char *a = apr_pstrcat(r->pool, "a|", r->useragent_ip, NULL);
+    const char *u = apr_psprintf(r->pool, "u|%s:%u|%s", r->server->server_hostname,
+                                 (unsigned)r->server->port, user);
+
+    k->key[0] = (const unsigned char *)a;
+    k->keylen[0] = (unsigned int)strlen(a);
+    k->key[1] = (const unsigned char *)u;
+    k->keylen[1] = (unsigned int)strlen(u);
+    k->limit = (uint32_t)(c->login_limit == RK_UNSET ? RK_DEFAULT_LOGIN_LIMIT : c->login_limit);
+    k->window = c->login_window == RK_UNSET ? RK_DEFAULT_LOGIN_WINDOW : c->login_window;
+}
+
+static int throttle_lock(request_rec *r)
+{
+    if (rk_logins.mutex && apr_global_mutex_lock(rk_logins.mutex) != APR_SUCCESS) {
+        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "cannot take the login throttling mutex");
+        return -1;
+    }
+    return 0;
+}
+
+static void throttle_unlock(void)
+{
+    if (rk_logins.mutex) {
+        apr_global_mutex_unlock(rk_logins.mutex);
+    }
+}
+
+static int throttle_get(request_rec *r, const throttle_keys *k, int i, rk_throttle_entry *e)
+{
+    unsigned int len = sizeof(*e);
+
+    memset(e, 0, sizeof(*e));
+    return rk_logins.provider->retrieve(rk_logins.instance, r->server, k->key[i], k->keylen[i],
+                                        (unsigned char *)e, &len, r->pool) == APR_SUCCESS
+           && len == sizeof(*e);
+}
+
+/* Seconds to wait when the address or the user is refused, else 0. */
+static int64_t throttle_check(request_rec *r, const throttle_keys *k)
+{
+    int64_t now = apr_time_sec(apr_time_now()), wait = 0, w;
+    rk_throttle_entry e;
+    int i;
+
+    if (!throttle_on(k) || throttle_lock(r) != 0) {
+        return 0;
+    }
+    for (i = 0; i < 2; i++) {
+        if (throttle_get(r, k, i, &e) && rk_throttle_refused(&e, now, k->limit, k->window, &w)
+            && w > wait) {
+            wait = w;
+        }
+    }
+    throttle_unlock();
+    return wait;
+}
+
+/* Count a failed login; returns the milliseconds to wait before answering. */
+static uint32_t throttle_fail(request_rec *r, const throttle_keys *k)
+{
+    int64_t now = apr_time_sec(apr_time_now());
+    rk_throttle_entry e;
+    uint32_t delay = 0, d;
+    int i;
+
+    if (!throttle_on(k) || throttle_lock(r) != 0) {
+        return 0;
+    }
+    for (i = 0; i < 2; i++) {
+        if (!throttle_get(r, k, i, &e)) {
+            memset(&e, 0, sizeof(e));
+        }
+        rk_throttle_fail(&e, now, k->window);
+        rk_logins.provider->store(rk_logins.instance, r->server, k->key[i], k->keylen[i],
+                                  apr_time_from_sec(e.window_start + k->window),
+                                  (unsigned char *)&e, sizeof(e), r->pool);
+        d = rk_throttle_delay_ms(&e, k->limit);
+        delay = d > delay ? d : delay;
+    }
+    throttle_unlock();
+    return delay;
+}
+
+/* A successful login clears the user's count (not the address's). */
+static void throttle_success(request_rec *r, const throttle_keys *k)
+{
+    if (!throttle_on(k) || throttle_lock(r) != 0) {
+        return;
+    }
+    rk_logins.provider->remove(rk_logins.instance, r->server, k->key[1], k->keylen[1], r->pool);
+    throttle_unlock();
+}
+
 /* ---- POST /connect ---- */
 
 static int do_connect(request_rec *r)
@@ -429,6 +541,9 @@ static int do_connect(request_rec *r)
     int rv, found, ok, nrows;
     rk_db db;
     json_t *answer;
+    throttle_keys keys;
+    int64_t wait;
+    uint32_t delay;
 
     apr_table_setn(r->headers_out, "Cache-Control", "no-store");
     apr_table_setn(r->headers_out, "Pragma", "no-cache");
@@ -439,6 +554,14 @@ static int do_connect(request_rec *r)
     memset(body, 0, len);   /* the password does not stay in the request pool */
     if (rv != 0) {
         return rk_send_error(r, HTTP_BAD_REQUEST, err);
+    }
+    throttle_keys_make(r, cred->client_id, &keys);
+    if ((wait = throttle_check(r, &keys)) > 0) {
+        memset(cred, 0, sizeof(*cred));
+        ap_log_rerror(APLOG_MARK, APLOG_WARNING, 0, r, "login refused for %" APR_INT64_T_FMT
+                      " s: too many failed logins from this address or for this user", wait);
+        apr_table_setn(r->headers_out, "Retry-After", apr_psprintf(r->pool, "%" APR_INT64_T_FMT, wait));
+        return rk_send_error(r, HTTP_TOO_MANY_REQUESTS, "Too many failed logins, retry later");
     }
     if ((rv = rk_db_open(r, &db)) != OK) {
         memset(cred, 0, sizeof(*cred));
@@ -457,6 +580,9 @@ static int do_connect(request_rec *r)
         ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "login refused for user \"%s\" (%s)",
                       ap_escape_logitem(r->pool, cred->client_id),
                       !found ? "unknown user" : !ok ? "wrong password" : "user disabled");
+        if ((delay = throttle_fail(r, &keys)) > 0) {
+            apr_sleep(apr_time_from_msec(delay));
+        }
         return rk_send_error(r, HTTP_UNAUTHORIZED, "Invalid credentials");
     }
     if (rk_token_generate(token) != 0) {
@@ -478,6 +604,7 @@ static int do_connect(request_rec *r)
     if (rv != 0) {
         return send_status(r, HTTP_SERVICE_UNAVAILABLE);
     }
+    throttle_success(r, &keys);
     r->user = apr_pstrdup(r->pool, cred->client_id);
     ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "login of user \"%s\"",
                   ap_escape_logitem(r->pool, cred->client_id));

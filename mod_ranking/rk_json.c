@@ -79,8 +79,12 @@ json_t *rk_json_row(const rk_resource *res, const char *const *values)
     for (i = 0; i < res->nfields; i++) {
         json_t *v = field_value(res->fields[i].type, values[i]);
 
-        /* json_string refuses invalid UTF-8: such a value is shown as null */
-        if (json_object_set_new(obj, res->fields[i].name, v ? v : json_null()) != 0) {
+        /* json_string refuses invalid UTF-8: such a value is shown as unknown, and a
+         * string that must always be one as "" */
+        if (!v) {
+            v = res->fields[i].type == RK_F_STR ? json_string("") : json_null();
+        }
+        if (json_object_set_new(obj, res->fields[i].name, v) != 0) {
             json_decref(obj);
             return NULL;
         }
@@ -97,7 +101,10 @@ json_t *rk_json_success(const char *key, json_t *value)
         json_decref(value);
         return NULL;
     }
-    if (key && value && json_object_set_new(obj, key, value) != 0) {
+    if (!key) {
+        json_decref(value);
+    }
+    else if (value && json_object_set_new(obj, key, value) != 0) {
         json_decref(obj);
         return NULL;
     }
