@@ -227,6 +227,8 @@ rk_req *rk_request(request_rec *r)
                    &rq->route);
     rq->method = rk_method_bit(r->method);
     ap_set_module_config(r->request_config, &ranking_module, rq);
+    /* on every answer of the mount, also those httpd writes itself */
+    apr_table_setn(r->err_headers_out, "X-Content-Type-Options", "nosniff");
     return rq;
 }
 

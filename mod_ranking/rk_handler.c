@@ -24,7 +24,6 @@ static int send_body(request_rec *r, int status, const char *body, size_t len)
 {
     r->status = status;
     ap_set_content_type(r, "application/json");
-    apr_table_setn(r->headers_out, "X-Content-Type-Options", "nosniff");
     ap_set_content_length(r, (apr_off_t)len);
     if (!r->header_only) {
         ap_rwrite(body, (int)len, r);
