@@ -90,6 +90,13 @@ static int exec_drain(apr_pool_t *p, ap_dbd_t *dbd, const char *sql)
     return rv;
 }
 
+/* SQLite's busy timeout, per statement step.  apr_dbd's sqlite3 driver retries a
+ * step that is still busy 15 more times with 100 ms pauses, so a statement waits
+ * for a lock held by another process at most 16 x 250 ms + 1.5 s, about 5.5 s,
+ * then fails (503).  Writers of this server never wait there: they queue on the
+ * ranking-write mutex first. */
+#define RK_SQLITE_BUSY_MS "250"
+
 /* Prepare our statements on a connection the first time we use it.  Preparing them
  * here rather than through ap_dbd_prepare keeps them away from the connections of
  * other modules' mod_dbd databases in the same server (which need not hold our
@@ -97,7 +104,8 @@ static int exec_drain(apr_pool_t *p, ap_dbd_t *dbd, const char *sql)
 static rk_conn *conn_init(request_rec *r, ap_dbd_t *dbd)
 {
     static const char *const sqlite_setup[] = {
-        "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 5000", "PRAGMA synchronous = FULL",
+        "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = " RK_SQLITE_BUSY_MS,
+        "PRAGMA synchronous = FULL",
     };
     rk_conn *c;
     apr_pool_t *p;

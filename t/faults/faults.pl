@@ -1,0 +1,237 @@
+#!/usr/bin/perl
+# t/faults/faults.pl BUILD_DIR [MPM]
+#
+# Faults a server meets in production, on SQLite, each with its own httpd:
+#  1. the database file missing at start-up: 503 JSON at once, no empty database
+#     created, and recovery once the file is there (no restart);
+#  2. the database unreadable: 503 JSON, recovery once readable again;
+#  3. the database locked by another process past the busy timeout: a write answers
+#     503 in bounded time (no hang) while reads go on; writes work once it is free;
+#  4. graceful restarts under load: every request answered, none 5xx;
+#  5. a child killed (SIGKILL) while writing: the database passes integrity_check,
+#     no lane is half-applied, and the server goes on answering.
+# Prints "N passed, M failed"; exits non-zero on any failure.
+use strict;
+use warnings;
+use Cwd qw(abs_path);
+use File::Basename qw(dirname);
+use File::Copy qw(copy);
+use File::Path qw(make_path remove_tree);
+use File::Temp qw(tempdir);
+use LWP::UserAgent;
+use POSIX qw(_exit);
+use Time::HiRes qw(time sleep);
+use lib dirname(abs_path(__FILE__)) . '/../lib';
+use RkServer;
+
+*ok = \&RkServer::ok;
+
+my $build = abs_path(shift // 'build') or die "usage: $0 BUILD_DIR [MPM]\n";
+my $mpm   = shift // 'event';
+my $root  = abs_path(dirname(__FILE__) . '/../..');
+my $so    = "$build/mod_ranking/.libs/mod_ranking.so";
+-f $so or die "no module at $so\n";
+
+my $tmp = tempdir('rk-faults-XXXXXX', TMPDIR => 1, CLEANUP => 0);
+chmod 0755, $tmp;
+my $parent = $$;
+my @servers;
+sub cleanup {
+    return if $$ != $parent;
+    $_->stop for @servers;
+    @servers = ();
+    remove_tree($tmp);
+}
+$SIG{INT} = $SIG{TERM} = sub { cleanup(); exit 1 };
+END { cleanup() }
+
+# a demo database in DIR/ranking.db, owned by the server's user
+sub make_db {
+    my ($file) = @_;
+    make_path(dirname($file));
+    system("sqlite3 '$file' < '$root/sql/schema.sql' >/dev/null") == 0 or die "schema\n";
+    system("sqlite3 '$file' < '$root/sql/demo.sql'") == 0 or die "demo data\n";
+    system('chown', '-R', 'www-data:', dirname($file)) == 0 or die "chown\n";
+}
+
+sub server {
+    my ($name, $db) = @_;
+    my $s = RkServer->new(dir => "$tmp/$name", so => $so, driver => 'sqlite3', mpm => $mpm,
+                          params => "file:$db?mode=rw");
+    push @servers, $s;
+    return $s;
+}
+
+sub is_503_json {
+    my ($code, $data) = @_;
+    return $code == 503 && $data && $data->{status} eq 'error'
+        && $data->{message} eq 'Service unavailable';
+}
+
+# ---- 1. missing at start-up, then there ----------------------------------------
+{
+    my $db = "$tmp/missing/ranking.db";
+    make_path(dirname($db));
+    system('chown', 'www-data:', dirname($db));
+    my $s = server('missing', $db);
+    my $t0 = time;
+    my ($code, $data, $res) = $s->call('POST', '/connect', undef,
+                                       { client_id => 'demo', client_secret => 'demo' });
+    ok(is_503_json($code, $data), 'missing database: /connect answers 503 JSON');
+    ok(time - $t0 < 5, 'missing database: answered at once');
+    ok(($res->header('Content-Type') // '') =~ m{^application/json}, 'missing database: JSON content type');
+    ($code, $data) = $s->call('GET', '/competition/', 'A' x 43);
+    ok(is_503_json($code, $data), 'missing database: token check answers 503 JSON');
+    ok(!-e $db, 'missing database: no empty database file created');
+    ok($s->error_log =~ /no database connection/, 'missing database: the error log says why');
+    make_db($db);
+    my $token = $s->login('demo', 'demo');
+    ok(defined $token, 'missing database: recovers once the file is there, without restart');
+    ($code) = $s->call('GET', '/competition/', $token);
+    ok($code == 200, 'missing database: reads work after recovery');
+    $s->stop;
+}
+
+# ---- 2. unreadable, then readable ------------------------------------------------
+{
+    my $db = "$tmp/unreadable/ranking.db";
+    make_db($db);
+    chmod 0000, $db;
+    my $s = server('unreadable', $db);
+    my ($code, $data) = $s->call('POST', '/connect', undef,
+                                 { client_id => 'demo', client_secret => 'demo' });
+    ok(is_503_json($code, $data), 'unreadable database: 503 JSON');
+    ok($data && $data->{message} !~ m{/|sqlite|SELECT}i, 'unreadable database: no path or SQL in the answer');
+    chmod 0644, $db;
+    ok(defined $s->login('demo', 'demo'), 'unreadable database: recovers once readable');
+    $s->stop;
+}
+
+# ---- shared database for the next faults ------------------------------------------
+my $db = "$tmp/main/ranking.db";
+make_db($db);
+my $s = server('main', $db);
+my $judge = $s->login('judge', 'judge');
+my $demo = $s->login('demo', 'demo');
+ok(defined $judge && defined $demo, 'logins on the shared database');
+
+# ---- 3. locked by another process ----------------------------------------------
+{
+    my $lane = '/competition/2/zone/26/heat/253/voie/2012';
+    open my $locker, '|-', 'runuser -u www-data -- sqlite3 ' . $db or die "sqlite3: $!";
+    select((select($locker), $| = 1)[0]);
+    print $locker "BEGIN EXCLUSIVE;\nUPDATE lane SET score = 'locker' WHERE id = 2011;\n";
+    sleep 0.5;
+    my $t0 = time;
+    my ($code, $data) = $s->call('PUT', $lane, $judge, { score => 'while-locked' });
+    my $took = time - $t0;
+    ok(is_503_json($code, $data), 'locked database: a write answers 503 JSON');
+    ok($took < 10, sprintf('locked database: within bounded time (%.1f s)', $took));
+    ($code) = $s->call('GET', '/competition/2/heat/253/line/', $demo);
+    ok($code == 200, 'locked database: reads go on (WAL)');
+    print $locker "ROLLBACK;\n.quit\n";
+    close $locker;
+    ($code, $data) = $s->call('PUT', $lane, $judge, { score => 'after-lock' });
+    ok($code == 200 && $data->{voie}{score} eq 'after-lock', 'locked database: writes work once free');
+    ($code, $data) = $s->call('GET', $lane, $demo);
+    ok($code == 200 && $data->{voie}{score} eq 'after-lock', 'locked database: the refused write changed nothing else');
+}
+
+# ---- 4. graceful restarts under load ----------------------------------------------
+{
+    my $clients = 6;
+    my $seconds = 6;
+    my @pids;
+    pipe(my $rd, my $wr) or die "pipe: $!";
+    for my $c (1 .. $clients) {
+        my $pid = fork // die "fork: $!";
+        if ($pid == 0) {
+            close $rd;
+            # a new connection for every request: no idle keep-alive connection can
+            # be closed under the client, so every failure counts
+            my $ua = LWP::UserAgent->new(keep_alive => 0, timeout => 30);
+            my ($n, $bad) = (0, 0);
+            my $end = time + $seconds;
+            while (time < $end) {
+                my ($code) = $s->call('GET', '/competition/1/spot/', $demo, undef, $ua);
+                $n++;
+                $bad++ if $code != 200;
+            }
+            print $wr "$n $bad\n";
+            close $wr;   # _exit does not flush
+            _exit(0);
+        }
+        push @pids, $pid;
+    }
+    close $wr;
+    for (1 .. 3) {
+        sleep 1.5;
+        $s->httpd('-k', 'graceful');
+    }
+    waitpid($_, 0) for @pids;
+    my ($n, $bad) = (0, 0);
+    while (my $line = <$rd>) {
+        my ($a, $b) = split ' ', $line;
+        $n += $a;
+        $bad += $b;
+    }
+    ok($n > 100 && $bad == 0, "graceful restarts under load: $n requests, $bad not 200");
+    my ($code) = $s->call('GET', '/competition/', $demo);
+    ok($code == 200, 'graceful restarts: a token issued before still works');
+}
+
+# ---- 5. a child killed while writing ------------------------------------------
+{
+    # each writer owns a lane and sets spot and score together; a lane is consistent
+    # when its score names its spot ("s<spot>-<n>")
+    my %pairs = (2011 => [151, 154], 2012 => [152, 155], 2014 => [153, 156]);
+    my @pids;
+    for my $lane (sort keys %pairs) {
+        my $pid = fork // die "fork: $!";
+        if ($pid == 0) {
+            my $ua = LWP::UserAgent->new(keep_alive => 1, timeout => 30);
+            my $end = time + 5;
+            my $n = 0;
+            while (time < $end) {
+                my $spot = $pairs{$lane}[$n % 2];
+                # the spots of another lane are never taken: no 409
+                $s->call('PUT', "/competition/2/zone/26/heat/253/voie/$lane", $judge,
+                         { spot_id => "$spot", score => "s$spot-$n" }, $ua);
+                $n++;
+            }
+            _exit(0);
+        }
+        push @pids, $pid;
+    }
+    my $killed = 0;
+    for (1 .. 4) {
+        sleep 0.8;
+        my $master = $s->pid;
+        my @children = grep { $_ } map { /^\s*(\d+)/ ? $1 : undef } `ps -o pid= --ppid $master`;
+        if (@children) {
+            $killed += kill 'KILL', $children[int rand @children];
+        }
+    }
+    waitpid($_, 0) for @pids;
+    ok($killed >= 1, "killed $killed child(ren) while writing");
+    my $check = `sqlite3 '$db' 'PRAGMA integrity_check;'`;
+    chomp $check;
+    ok($check eq 'ok', "integrity_check after the kills: $check");
+    my @bad = grep { length }
+        split /\n/, `sqlite3 '$db' "SELECT id FROM lane WHERE id IN (2011, 2012, 2014) AND score IS NOT NULL AND score NOT LIKE 's' || spot_id || '-%';"`;
+    ok(!@bad, 'no half-applied lane' . (@bad ? " (@bad)" : ''));
+    my $ok = 0;
+    for (1 .. 50) {
+        my ($code) = $s->call('GET', '/competition/2/zone/26/heat/253/voie/', $demo);
+        if ($code == 200) { $ok = 1; last; }
+        sleep 0.1;
+    }
+    ok($ok, 'the server goes on answering after the kills');
+}
+
+my @errors = grep { /AddressSanitizer|runtime error:|segfault|Segmentation/ } map { split /\n/, $_->error_log } @servers;
+ok(!@errors, 'no crash or sanitizer report in the error logs');
+print "# $_\n" for @errors;
+
+cleanup();
+exit RkServer::done();

@@ -1,0 +1,140 @@
+package RkServer;
+# A throwaway httpd running mod_ranking, for the tests that need servers of their own
+# (t/multi/, t/faults/): RkServer->new(%opts) writes a configuration in a scratch
+# directory and starts it; ->call sends a request; ->stop stops it.
+use strict;
+use warnings;
+use File::Path qw(make_path);
+use HTTP::Request;
+use IO::Socket::INET;
+use JSON::PP;
+use LWP::UserAgent;
+
+my $JSON = JSON::PP->new->canonical;
+
+sub free_port {
+    my $s = IO::Socket::INET->new(Listen => 1, LocalAddr => '127.0.0.1', LocalPort => 0,
+                                  Proto => 'tcp') or die "no free port: $!";
+    my $p = $s->sockport;
+    close $s;
+    return $p;
+}
+
+# %opts: dir (scratch directory), so (module path), driver, params (DBDParams),
+# mpm (event|prefork|worker, default event), extra (more configuration lines).
+sub new {
+    my ($class, %o) = @_;
+    my $self = bless { %o, port => free_port(), mpm => $o{mpm} // 'event' }, $class;
+    my $dir = $self->{dir};
+    my $moddir = `apxs -q LIBEXECDIR`;
+    chomp $moddir;
+    make_path("$dir/logs");
+    system('chown', '-R', 'www-data:', $dir) == 0 or die "chown $dir\n";
+    $self->{conf} = "$dir/httpd.conf";
+    open my $fh, '>', $self->{conf} or die "$self->{conf}: $!";
+    print $fh <<"CONF";
+ServerRoot "$dir"
+ServerName 127.0.0.1
+Listen 127.0.0.1:$self->{port}
+PidFile "$dir/httpd.pid"
+Mutex file:$dir
+ErrorLog "$dir/logs/error_log"
+LogLevel warn ranking:info
+User www-data
+Group www-data
+LoadModule mpm_$self->{mpm}_module $moddir/mod_mpm_$self->{mpm}.so
+LoadModule authz_core_module $moddir/mod_authz_core.so
+LoadModule dbd_module $moddir/mod_dbd.so
+LoadModule socache_shmcb_module $moddir/mod_socache_shmcb.so
+LoadModule ranking_module $self->{so}
+DocumentRoot "$dir"
+DBDriver $self->{driver}
+DBDParams "$self->{params}"
+DBDPersist On
+<Location /api>
+    SetHandler ranking
+    Require all granted
+</Location>
+@{[ $o{extra} // '' ]}
+CONF
+    close $fh;
+    $self->{ua} = LWP::UserAgent->new(keep_alive => 4, timeout => 60);
+    $self->start;
+    return $self;
+}
+
+sub httpd {
+    my ($self, @args) = @_;
+    return system('apache2', '-f', $self->{conf}, @args) == 0;
+}
+
+sub start {
+    my $self = shift;
+    $self->httpd('-k', 'start') or die "cannot start httpd ($self->{conf})\n";
+    for (1 .. 100) {
+        my ($code) = $self->call('OPTIONS', '/competition/');
+        return 1 if $code == 204;
+        select undef, undef, undef, 0.1;
+    }
+    die "httpd on port $self->{port} does not answer\n";
+}
+
+sub pid {
+    my $self = shift;
+    open my $fh, '<', "$self->{dir}/httpd.pid" or return;
+    my $pid = <$fh>;
+    chomp $pid if defined $pid;
+    return $pid;
+}
+
+sub stop {
+    my $self = shift;
+    my $pid = $self->pid or return;
+    $self->httpd('-k', 'stop');
+    for (1 .. 100) {
+        last unless kill 0, $pid;
+        select undef, undef, undef, 0.1;
+    }
+    unlink "$self->{dir}/httpd.pid";
+}
+
+sub url { my ($self, $path) = @_; "http://127.0.0.1:$self->{port}/api$path" }
+
+# ($code, $decoded_json_or_undef, $response)
+sub call {
+    my ($self, $method, $path, $token, $body, $ua) = @_;
+    my $req = HTTP::Request->new($method => $self->url($path));
+    $req->header(Authorization => "Bearer $token") if defined $token;
+    if (defined $body) {
+        $req->header('Content-Type' => 'application/json');
+        $req->content(ref $body ? $JSON->encode($body) : $body);
+    }
+    my $res = ($ua // $self->{ua})->request($req);
+    my $data = eval { JSON::PP::decode_json($res->decoded_content) };
+    return ($res->code, $data, $res);
+}
+
+sub login {
+    my ($self, $user, $password) = @_;
+    my ($code, $data) = $self->call('POST', '/connect', undef,
+                                    { client_id => $user, client_secret => $password });
+    return $code == 200 ? $data->{access_token} : undef;
+}
+
+sub error_log {
+    my $self = shift;
+    local (@ARGV, $/) = ("$self->{dir}/logs/error_log");
+    return eval { <> } // '';
+}
+
+# A minimal test counter: ok(), then done() prints "N passed, M failed".
+my ($pass, $fail) = (0, 0);
+sub ok {
+    my ($cond, $name) = @_;
+    if ($cond) { $pass++; print "ok - $name\n"; }
+    else       { $fail++; print "not ok - $name\n"; }
+    return $cond;
+}
+sub done { print "$pass passed, $fail failed\n"; return $fail ? 1 : 0; }
+
+1;
