@@ -1,0 +1,41 @@
+/* rk_admin_sql.h: the SQL text of the statements of the administration command
+ * ranking-admin (tools/ranking-admin.c).  Pure C, no httpd header.
+ *
+ * Statements are portable (SQLite and PostgreSQL) and prepared with apr_dbd under
+ * the labels below; placeholders are apr_dbd's: %s (a string, "varchar" to
+ * PostgreSQL) and %lld (a 64-bit integer, "bigint" to PostgreSQL).  Values are
+ * always passed as strings (apr_dbd_pvquery / apr_dbd_pvselect).  Times are Unix
+ * seconds, as in the module (token.expires_at). */
+#ifndef RK_ADMIN_SQL_H
+#define RK_ADMIN_SQL_H
+
+typedef enum {
+    /* schema check: selects every column the command uses, returns no row.  Its
+     * preparation fails when the tables (or a column) are missing. */
+    RK_A_PROBE = 0,
+    RK_A_ACCOUNT_FIND,      /* name -> id, role, enabled */
+    RK_A_ACCOUNT_INSERT,    /* name, password_hash, role, created_at */
+    RK_A_ACCOUNT_PASSWORD,  /* password_hash, name */
+    RK_A_ACCOUNT_ROLE,      /* role, name */
+    RK_A_ACCOUNT_DISABLE,   /* name */
+    RK_A_ACCOUNT_ENABLE,    /* name */
+    RK_A_ACCOUNT_DELETE,    /* name */
+    RK_A_TOKEN_REVOKE,      /* name: every token of that account */
+    RK_A_TOKEN_PURGE,       /* now: tokens with expires_at <= now */
+    RK_A_ACCOUNT_LIST,      /* now -> name, role, enabled, live tokens; by name */
+    RK_A_COUNT
+} rk_admin_query_id;
+
+typedef struct {
+    const char *label;  /* [a-z0-9_], unique, prefixed "ranking_admin_" */
+    const char *sql;
+    int nargs;          /* number of placeholders */
+} rk_admin_query;
+
+extern const rk_admin_query rk_admin_queries[RK_A_COUNT];
+
+/* Run once on each new SQLite connection, in order (each may return a row). */
+extern const char *const rk_admin_sqlite_setup[];
+extern const int rk_admin_sqlite_setup_count;
+
+#endif
