@@ -178,16 +178,27 @@ rk_dir_conf *rk_conf(request_rec *r)
     return ap_get_module_config(r->per_dir_config, &ranking_module);
 }
 
-/* The request is for a mount of ours: `SetHandler ranking` applies to it.  (In the
- * access phase r->handler is not set yet: core sets it in fixups.) */
+/* The request is for a mount of ours: `SetHandler ranking` applies to it.  Until
+ * core's fixups set r->handler (after the access hooks), read SetHandler from the
+ * per-directory configuration: httpd 2.4 keeps it as an expression. */
 int rk_is_ours(request_rec *r)
 {
     core_dir_config *cd = ap_get_core_module_config(r->per_dir_config);
+    const char *handler = r->handler;
 
-    if (r->handler) {
-        return strcasecmp(r->handler, RK_HANDLER) == 0;
+    if (!handler && cd) {
+        if (cd->expr_handler) {
+            const char *err = NULL;
+            handler = ap_expr_str_exec(r, cd->expr_handler, &err);
+            if (err) {
+                handler = NULL;
+            }
+        }
+        else {
+            handler = cd->handler;
+        }
     }
-    return cd && cd->handler && strcasecmp(cd->handler, RK_HANDLER) == 0;
+    return handler && strcasecmp(handler, RK_HANDLER) == 0;
 }
 
 /* The path after the mount point, or "" when the URI is not under it.  The mount
@@ -247,7 +258,27 @@ static int rk_access(request_rec *r)
         return DECLINED;
     }
     /* on failure the JSON answer is already written: DONE ends the request */
-    return rk_authenticate(r, rq) == OK ? OK : DONE;
+    if (rk_authenticate(r, rq) != OK) {
+        ap_log_rerror(APLOG_MARK, APLOG_TRACE1, 0, r, "access hook: refused %s %s",
+                      r->method, rk_route_name(rq->route.id));
+        return DONE;
+    }
+    ap_log_rerror(APLOG_MARK, APLOG_TRACE1, 0, r, "access hook: %s allowed %s %s",
+                  r->user, r->method, rk_route_name(rq->route.id));
+    return OK;
+}
+
+/* httpd answers TRACE itself (a map_to_storage hook of its own), before any access
+ * hook, echoing the request with its Authorization header.  On our mounts TRACE is
+ * a method like any other: it needs a token and is answered 405.  The <Location>
+ * configuration is not merged yet at this point: for TRACE alone, walk it here
+ * (httpd walks again, from scratch, right after). */
+static int rk_trace_guard(request_rec *r)
+{
+    if (r->method_number == M_TRACE && ap_location_walk(r) == OK && rk_is_ours(r)) {
+        r->method_number = M_INVALID;
+    }
+    return DECLINED;
 }
 
 static int rk_pre_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp)
@@ -383,6 +414,7 @@ static void rk_register_hooks(apr_pool_t *p)
     ap_hook_pre_config(rk_pre_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_post_config(rk_post_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_child_init(rk_child_init, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_map_to_storage(rk_trace_guard, NULL, NULL, APR_HOOK_FIRST);
     ap_hook_check_access(rk_access, NULL, NULL, APR_HOOK_MIDDLE, AP_AUTH_INTERNAL_PER_CONF);
     ap_hook_handler(rk_handler, NULL, NULL, APR_HOOK_MIDDLE);
 }

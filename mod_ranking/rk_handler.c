@@ -590,6 +590,7 @@ static int do_connect(request_rec *r)
         if ((delay = throttle_fail(r, &keys)) > 0) {
             apr_sleep(apr_time_from_msec(delay));
         }
+        apr_table_setn(r->err_headers_out, "WWW-Authenticate", "Bearer realm=\"ranking\"");
         return rk_send_error(r, HTTP_UNAUTHORIZED, "Invalid credentials");
     }
     if (rk_token_generate(token) != 0) {
@@ -868,9 +869,12 @@ int rk_handler(request_rec *r)
     rq = rk_request(r);
     /* a request the access hook did not see (sub-request, internal redirect with a
      * different configuration): check the token here */
-    if (!rq->authenticated && rq->method != RK_M_OPTIONS && rq->route.id != RK_ROUTE_CONNECT
-        && rk_authenticate(r, rq) != OK) {
-        return OK;
+    if (!rq->authenticated && rq->method != RK_M_OPTIONS && rq->route.id != RK_ROUTE_CONNECT) {
+        ap_log_rerror(APLOG_MARK, APLOG_TRACE1, 0, r, "handler: token not checked by the "
+                      "access hook, checking it here");
+        if (rk_authenticate(r, rq) != OK) {
+            return OK;
+        }
     }
     if (rq->route.id == RK_ROUTE_NONE) {
         return send_status(r, HTTP_NOT_FOUND);
