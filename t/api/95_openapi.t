@@ -1,0 +1,404 @@
+# OpenAPI conformance: every answer of the module, on every route of both variants
+# (competitions 1 and 2, /connect, the lane writes, the errors 400, 401, 403, 404,
+# 405, 409, 413, 415, 429 and OPTIONS), validates against what openapi.yaml declares
+# for that path, method and status: headers (WWW-Authenticate, Allow, ...), media type
+# and body schema.  The check is done by t/openapi/check-responses.mjs, which runs
+# Ajv (JSON Schema 2020-12, formats asserted) on the document's own schemas; the
+# request bodies sent are also validated against the document's request schemas.
+# Then: every example of openapi.yaml with an x-live-path is exactly what the server
+# answers, and every path and operation of the document was exercised.
+# The validator (npm packages of t/openapi) is installed by t/openapi/validate.sh when
+# missing; without it every check fails: nothing is skipped.
+# tests: 378
+use strict;
+use warnings;
+use utf8;
+use FindBin;
+use lib "$FindBin::Bin/../lib";
+use File::Temp ();
+use JSON::PP ();
+use MIME::Base64 qw(encode_base64);
+use Test::More;
+use RankingTest;
+
+my $SRC = $ENV{RANKING_SRC} // "$FindBin::Bin/../..";
+my $OA = "$SRC/t/openapi";
+my $CHECKER = "$OA/check-responses.mjs";
+my $JSON = JSON::PP->new->utf8->canonical;
+
+# ---------------------------------------------------------------- the validator
+
+# node_json(INPUT or undef, ARGS...) -> (decoded JSON output, error text)
+sub node_json {
+    my ($input, @args) = @_;
+    my $in = File::Temp->new;
+    print {$in} $input // '';
+    close $in;
+    my $err = File::Temp->new;
+    my $pid = open(my $fh, '-|') // return (undef, "fork: $!");
+    if (!$pid) {
+        open STDIN, '<', $in->filename or die "stdin: $!";
+        open STDERR, '>', $err->filename or die "stderr: $!";
+        exec 'node', $CHECKER, @args or do { print STDERR "exec node: $!\n"; exit 127 };
+    }
+    local $/;
+    my $out = <$fh> // '';
+    close $fh;
+    my $rc = $? >> 8;
+    my $errtext = do { local @ARGV = ($err->filename); <> } // '';
+    return (undef, "check-responses.mjs @args: exit $rc: $errtext") if $rc;
+    my $d = eval { $JSON->decode($out) };
+    return (undef, "check-responses.mjs @args: output is not JSON: $@") unless $d;
+    return ($d, undef);
+}
+
+# Install the pinned validators when missing (npm ci), then prove they run.
+if (!-f "$OA/node_modules/.package-lock.json" || !-d "$OA/node_modules/ajv") {
+    my $out = `"$OA/validate.sh" --install 2>&1`;
+    diag("t/openapi/validate.sh --install: $out") if $?;
+}
+my ($ROUTES, $why) = node_json(undef, 'routes');
+ok($ROUTES && @{ $ROUTES->{routes} } > 0, 'the OpenAPI validator runs and reads openapi.yaml')
+    or diag($why // 'no route in openapi.yaml');
+my ($EXAMPLES, $why2) = node_json(undef, 'examples');
+$EXAMPLES //= { examples => [] };
+diag($why2) if $why2;
+
+# ---------------------------------------------------------------- exchanges
+
+my $READER = login('demo', 'demo');
+my $EDITOR = login('judge', 'judge');
+ok(defined $READER && defined $EDITOR, 'demo (reader) and judge (editor) log in')
+    or die "cannot log in\n";
+my $UNKNOWN_TOKEN = 'A' x 43;   # well formed, unknown: 401 with error="invalid_token"
+my $NO = '999999999';           # an id that exists nowhere
+
+my @EX;   # { name, method, path (relative to the mount), mount, res, expect, ... }
+
+# ex(EXPECTED STATUS, METHOD, PATH, %options) -> HTTP::Response
+#   mount (default /api), token, body, headers: as RankingTest::req;
+#   component: for a path no route of the document matches, the response of
+#   components/responses to check against; req_valid: whether the request body must
+#   validate against the operation's request schema (1 / 0).
+sub ex {
+    my ($expect, $method, $path, %o) = @_;
+    my $mount = $o{mount} // '/api';
+    my $res = req($method, "$mount$path", $o{token}, $o{body}, $o{headers});
+    push @EX, { %o, expect => $expect, method => $method, path => $path, mount => $mount,
+                res => $res };
+    return $res;
+}
+
+# the first element's id of a list answer
+sub first_id {
+    my ($res, $key) = @_;
+    my $d = decode($res);
+    my $list = ref $d eq 'HASH' && ref $d->{$key} eq 'ARRAY' ? $d->{$key} : [];
+    return @$list ? $list->[0]{id} : $NO;
+}
+
+# ---- /connect ----
+ex(200, POST => '/connect', body => { client_id => 'demo', client_secret => 'demo' }, req_valid => 1);
+ex(200, POST => '/connect', body => { grant_type => 'client_credentials', client_id => 'judge',
+                                      client_secret => 'judge' }, req_valid => 1);
+ex(401, POST => '/connect', body => { client_id => 'demo', client_secret => 'wrong' }, req_valid => 1);
+ex(401, POST => '/connect', body => { client_id => 'retired', client_secret => 'retired' }, req_valid => 1);
+ex(400, POST => '/connect', body => '{}', req_valid => 0);
+ex(400, POST => '/connect', body => { client_id => 1, client_secret => 'demo' }, req_valid => 0);
+ex(400, POST => '/connect', body => 'client_id=demo', req_valid => 0);
+ex(400, POST => '/connect', body => '{"client_id":"demo","client_id":"x","client_secret":"demo"}',
+   req_valid => 1);   # duplicate keys: refused by the server, invisible to a schema
+ex(415, POST => '/connect', body => '{"client_id":"demo","client_secret":"demo"}',
+   headers => { 'Content-Type' => 'text/plain' });
+ex(415, POST => '/connect', body => '{"client_id":"demo","client_secret":"demo"}',
+   headers => { 'Content-Type' => undef });
+ex(413, POST => '/connect', mount => '/small',
+   body => { client_id => 'demo', client_secret => 'x' x 100 });
+ex(405, GET => '/connect');
+ex(405, PUT => '/connect', token => $READER);
+ex(405, DELETE => '/connect/');
+ex(204, OPTIONS => '/connect');
+# login throttling (/throttle: 3 failed logins per 3 s): fail until refused
+{
+    my $user = 'openapi-' . $$;
+    my $res;
+    for (1 .. 8) {
+        $res = req(POST => '/throttle/connect', undef, { client_id => $user, client_secret => 'x' });
+        last if $res->code == 429;
+    }
+    ex(429, POST => '/connect', mount => '/throttle',
+       body => { client_id => $user, client_secret => 'x' }, req_valid => 1);
+}
+
+# ---- reads on competitions 1 and 2: every route of both variants ----
+my %P;   # route kind -> concrete path, per competition: $P{$c}{kind}
+ex(200, GET => '/competition/', token => $READER);
+for my $c (1, 2) {
+    my $C = "/competition/$c";
+    my %p = (competition => $C);
+    ex(200, GET => $C, token => $READER);
+    my $w = first_id(ex(200, GET => "$C/wod/", token => $READER), 'wods');
+    $p{wods} = "$C/wod/";
+    $p{wod} = "$C/wod/$w";
+    ex(200, GET => $p{wod}, token => $READER);
+    my $s = first_id(ex(200, GET => "$C/spot/", token => $READER), 'spots');
+    $p{spots} = "$C/spot/";
+    $p{spot} = "$C/spot/$s";
+    ex(200, GET => $p{spot}, token => $READER);
+    # variant A
+    my $z = first_id(ex(200, GET => "$C/zone/", token => $READER), 'zones');
+    $p{zones} = "$C/zone/";
+    $p{zone} = "$C/zone/$z";
+    ex(200, GET => $p{zone}, token => $READER);
+    $p{a_heats} = "$C/zone/$z/heat/";
+    my $ha = first_id(ex(200, GET => $p{a_heats}, token => $READER), 'heats');
+    $p{a_heat} = "$C/zone/$z/heat/$ha";
+    ex(200, GET => $p{a_heat}, token => $READER);
+    $p{voies} = "$p{a_heat}/voie/";
+    my $v = first_id(ex(200, GET => $p{voies}, token => $READER), 'voies');
+    $p{voie} = "$p{voies}$v";
+    ex(200, GET => $p{voie}, token => $READER);
+    # variant B
+    $p{b_heats} = "$C/heat/";
+    my $hb = first_id(ex(200, GET => $p{b_heats}, token => $READER), 'heats');
+    $p{b_heat} = "$C/heat/$hb";
+    ex(200, GET => $p{b_heat}, token => $READER);
+    $p{lines} = "$p{b_heat}/line/";
+    my $l = first_id(ex(200, GET => $p{lines}, token => $READER), 'lines');
+    $p{line} = "$p{lines}$l";
+    ex(200, GET => $p{line}, token => $READER);
+    $P{$c} = \%p;
+}
+my @KINDS = qw(competition wods wod spots spot zones zone a_heats a_heat voies voie
+               b_heats b_heat lines line);
+
+# every competition-1 read route of the test data (nulls, empty lists, non-ASCII)
+ex(200, GET => $_->{path}, token => $READER) for read_routes();
+
+# the other form of the trailing slash; the variant mounts
+ex(200, GET => '/competition', token => $READER);
+ex(200, GET => "$P{1}{competition}/", token => $READER);
+ex(200, GET => substr($P{1}{voies}, 0, -1), token => $READER);
+ex(200, GET => "$P{2}{line}/", token => $READER);
+ex(200, GET => $P{1}{voie}, token => $READER, mount => '/a');
+ex(200, GET => $P{1}{line}, token => $READER, mount => '/b');
+ex(200, GET => $P{2}{wods}, token => $READER, mount => '/deep/mount/v1');
+
+# HEAD and OPTIONS on every route; no token; an unknown token
+for my $k ('competitions', @KINDS) {
+    my $path = $k eq 'competitions' ? '/competition/' : $P{2}{$k};
+    ex(200, HEAD => $path, token => $READER);
+    ex(204, OPTIONS => $path);
+    ex(401, GET => $path);
+    ex(401, HEAD => $path);
+}
+ex(401, GET => $P{1}{line}, token => $UNKNOWN_TOKEN);
+ex(401, GET => $P{1}{voie}, headers => { Authorization => 'Basic ZGVtbzpkZW1v' });
+ex(401, POST => $P{1}{wods});   # the token check comes before the method
+
+# 404: an id that does not exist, on every route with ids; nesting; disabled variants
+for my $c (1, 2) {
+    for my $k (@KINDS) {
+        # the last id of the path replaced by one that does not exist
+        (my $path = $P{$c}{$k}) =~ s{/[0-9]+((?:/[a-z]+/?)?)$}{/$NO$1};
+        ex(404, ($c == 1 ? 'GET' : 'HEAD'), $path, token => $READER);
+    }
+}
+ex(404, GET => $P{1}{wods} . ($P{2}{wod} =~ m{/([0-9]+)$})[0], token => $READER);   # wod of 2 under 1
+ex(404, GET => $P{1}{voies} . ($P{2}{voie} =~ m{/([0-9]+)$})[0], token => $READER);
+ex(404, GET => $P{1}{lines} . ($P{2}{line} =~ m{/([0-9]+)$})[0], token => $READER);
+for my $k (qw(b_heats b_heat lines line)) {
+    ex(404, GET => $P{1}{$k}, token => $READER, mount => '/a');
+    ex(404, OPTIONS => $P{1}{$k}, mount => '/a');
+}
+for my $k (qw(zones zone a_heats a_heat voies voie)) {
+    ex(404, GET => $P{1}{$k}, token => $READER, mount => '/b');
+    ex(404, OPTIONS => $P{1}{$k}, mount => '/b');
+}
+# paths that no route matches: the generic 404 answer
+for my $p ('/competition/abc', '/competition/0', '/competition/01', '/competition/+1',
+           '/competition/1/wod/1%2F2', '/competition/1/nothing', '/nothing', '') {
+    ex(404, GET => $p, token => $READER, component => 'NotFound');
+}
+
+# 405 on every route, with its Allow
+for my $k ('competitions', @KINDS) {
+    my $path = $k eq 'competitions' ? '/competition/' : $P{1}{$k};
+    ex(405, $k eq 'voie' ? 'POST' : 'PUT', $path, token => $EDITOR, body => '{}');
+}
+ex(405, DELETE => $P{1}{wod}, token => $EDITOR);
+ex(405, PATCH => $P{2}{voie}, token => $EDITOR, body => '{"score":"1"}');
+ex(405, DELETE => $P{2}{line}, token => $EDITOR);
+
+# ---- lane writes (competition 2) ----
+my $VOIE = $P{2}{voie};
+my $before = decode(req(GET => "/api$VOIE", $READER)) // {};
+my $lane = $before->{voie} // {};
+my @others = grep { $_->{id} ne ($lane->{id} // '') }
+             @{ (decode(req(GET => "/api$P{2}{voies}", $READER)) // {})->{voies} // [] };
+my ($other_spot) = grep { defined } map { $_->{spot_id} } @others;
+my $zone = (decode(req(GET => "/api$P{2}{zone}", $READER)) // {})->{zone} // {};
+ok($lane->{id} && @others && defined $other_spot && $zone->{lane_count},
+   "lane $VOIE, another lane with a team in its heat, and the zone's lane_count")
+    or diag('competition 2 does not have the lanes this test needs');
+
+# 200: the lane's own values (a write that changes nothing), then the score alone
+ex(200, PUT => $VOIE, token => $EDITOR, req_valid => 1,
+   body => { number => $lane->{number} // 1, spot_id => $lane->{spot_id}, score => $lane->{score} });
+ex(200, PUT => $VOIE, token => $EDITOR, req_valid => 1, body => { score => $lane->{score} });
+ex(200, PUT => "$VOIE/", token => $EDITOR, req_valid => 1, body => { score => $lane->{score} },
+   headers => { 'Content-Type' => 'application/json; charset=utf-8' });
+# 400: what the request schema refuses, then what only the server can refuse
+for my $b ('{}', '{"bogus":1}', '{"number":1000}', '{"number":0}', '{"number":1.5}',
+           '{"number":"2"}', '{"score":5}', '{"spot_id":154}', '{"spot_id":"0154"}',
+           '{"score":"' . ('é' x 65) . '"}', '[1]', '"score"', 'null', 'score=1',
+           '{"score":"1"} x') {
+    my $body = $b;
+    utf8::encode($body);
+    ex(400, PUT => $VOIE, token => $EDITOR, body => $body, req_valid => 0);
+}
+ex(400, PUT => $VOIE, token => $EDITOR, body => '{"score":"a","score":"b"}', req_valid => 1);
+ex(400, PUT => $VOIE, token => $EDITOR, body => { number => $zone->{lane_count} + 1 }, req_valid => 1)
+    if $zone->{lane_count} && $zone->{lane_count} < 999;
+ex(400, PUT => $VOIE, token => $EDITOR, body => { spot_id => ($P{1}{spot} =~ m{/([0-9]+)$})[0] },
+   req_valid => 1);   # a spot of competition 1
+# 409
+ex(409, PUT => $VOIE, token => $EDITOR, body => { number => $others[0]{number} }, req_valid => 1)
+    if @others;
+ex(409, PUT => $VOIE, token => $EDITOR, body => { spot_id => $other_spot }, req_valid => 1)
+    if defined $other_spot;
+# 401, 403, 404, 413, 415
+ex(401, PUT => $VOIE, body => { score => '1' });
+ex(401, DELETE => $VOIE);
+ex(403, PUT => $VOIE, token => $READER, body => { score => '1' });
+ex(403, DELETE => $VOIE, token => $READER);
+ex(404, PUT => "$P{2}{voies}$NO", token => $EDITOR, body => { score => '1' });
+ex(404, PUT => "$P{1}{voies}" . ($VOIE =~ m{/([0-9]+)$})[0], token => $EDITOR, body => { score => '1' });
+ex(413, PUT => $VOIE, mount => '/small', token => $EDITOR, body => { score => 'x' x 60 });
+ex(415, PUT => $VOIE, token => $EDITOR, body => '{"score":"1"}',
+   headers => { 'Content-Type' => 'text/plain' });
+ex(415, PUT => $VOIE, token => $EDITOR, body => '{"score":"1"}', headers => { 'Content-Type' => undef });
+# DELETE, then the lane is restored as it was (other test files may use it)
+my $victim = $others[-1] // {};
+my $VICTIM = "$P{2}{voies}" . ($victim->{id} // $NO);
+ex(200, DELETE => $VICTIM, token => $EDITOR);
+ex(404, DELETE => $VICTIM, token => $EDITOR);
+ex(404, GET => $VICTIM, token => $READER);
+
+my $after = decode(req(GET => "/api$VOIE", $READER)) // {};
+is(json_cmp($after, $before), undef, "$VOIE is unchanged by the refused writes and the no-op PUTs");
+
+if ($victim->{id}) {
+    my $q = sub { defined $_[0] ? "'" . ($_[0] =~ s/'/''/gr) . "'" : 'NULL' };
+    my $sql = sprintf('INSERT INTO lane (id, heat_id, number, spot_id, score) VALUES (%s, %s, %s, %s, %s);',
+                      $victim->{id}, $victim->{heat_id}, $victim->{number},
+                      $victim->{spot_id} // 'NULL', $q->($victim->{score}));
+    my @cmd = ('sqlite3', '-cmd', '.timeout 5000', $ENV{RANKING_DB} // '', $sql);
+    unshift @cmd, 'runuser', '-u', $ENV{RANKING_HTTPD_USER}, '--'
+        if $> == 0 && $ENV{RANKING_HTTPD_USER};
+    system(@cmd);
+    my $back = decode(req(GET => "/api$VICTIM", $READER)) // {};
+    is(json_cmp($back, { status => 'success', voie => $victim }), undef,
+       "deleted lane $victim->{id} restored in the database (RANKING_DB)");
+}
+else {
+    fail('a lane to delete and restore');
+}
+
+# ---------------------------------------------------------------- validation
+
+my @input;
+for my $i (0 .. $#EX) {
+    my $e = $EX[$i];
+    my $res = $e->{res};
+    my %h;
+    for my $name ($res->headers->header_field_names) {
+        next if $name =~ /^Client-/;   # LWP's own
+        $h{lc $name} = join ', ', $res->headers->header($name);
+    }
+    my $rq = $res->request;
+    push @input, {
+        id => $i, method => $e->{method}, path => $e->{path}, status => $res->code + 0,
+        headers => \%h, body_b64 => encode_base64($res->content // '', ''),
+        (defined $e->{component} ? (component => $e->{component}) : ()),
+        (defined $e->{req_valid}
+            ? (request_content_type => $rq->header('Content-Type') // '',
+               request_body_b64 => encode_base64($rq->content // '', ''))
+            : ()),
+    };
+}
+my ($out, $err) = node_json($JSON->encode({ exchanges => \@input }), 'check');
+my @results = $out ? @{ $out->{results} } : ();
+diag($err) if $err;
+
+my (%route_seen, %op_seen, %status_seen);
+for my $i (0 .. $#EX) {
+    my $e = $EX[$i];
+    my $res = $e->{res};
+    my $r = $results[$i] // { ok => 0, errors => [$err // 'no result'] };
+    my @why;
+    push @why, 'status ' . $res->code . ", expected $e->{expect}" if $res->code != $e->{expect};
+    push @why, map { "openapi: $_" } @{ $r->{errors} // [] } unless $r->{ok};
+    if (defined $e->{req_valid}) {
+        my $got = $r->{request_valid};
+        if (!defined $got) {
+            push @why, 'the operation declares no request body';
+        }
+        elsif (!!$got != !!$e->{req_valid}) {
+            push @why, 'the request body ' . ($got ? 'validates against' : 'does not validate against')
+                . ' the request schema, expected the opposite'
+                . (@{ $r->{request_errors} // [] } ? ': ' . join('; ', @{ $r->{request_errors} }) : '');
+        }
+    }
+    my $route = $r->{route} // '?';
+    my $name = "$e->{method} $e->{mount}$e->{path} -> " . $res->code . " matches openapi.yaml ($route)";
+    ok(!@why, $name) or do {
+        diag($_) for @why;
+        my $c = $res->content // '';
+        diag('body: ' . (length $c > 400 ? substr($c, 0, 400) . '...' : $c));
+    };
+    if ($r->{ok} && $route !~ /^\(/) {
+        $route_seen{$route} = 1;
+        $op_seen{"$route " . lc $e->{method}} = 1;
+        # an answer shared by several operations (401, 405) counts for each of them
+        $status_seen{"$route " . $res->code . " $r->{response}"} = 1;
+    }
+}
+
+# ---------------------------------------------------------------- examples
+
+my @examples = @{ $EXAMPLES->{examples} };
+ok(@examples >= 10, scalar(@examples) . ' examples of openapi.yaml have an x-live-path');
+for my $x (@examples) {
+    my $res = req(GET => "/api$x->{path}", $READER);
+    my $diff = $res->code == 200 ? json_cmp(decode($res), $x->{value}) : 'status ' . $res->code;
+    is($diff, undef, "example $x->{where} is the answer of GET $x->{path}");
+}
+
+# ---------------------------------------------------------------- coverage
+
+my @routes = $ROUTES ? @{ $ROUTES->{routes} } : ();
+my @missing_routes = grep { !$route_seen{$_->{path}} } @routes;
+ok(@routes && !@missing_routes, 'every path of openapi.yaml was exercised')
+    or diag('not exercised: ' . join(', ', map { $_->{path} } @missing_routes));
+my @missing_ops;
+my @untested;   # documented statuses no exchange produced (500, 503: cannot be provoked here)
+for my $r (@routes) {
+    for my $m (sort keys %{ $r->{methods} }) {
+        push @missing_ops, uc($m) . " $r->{path}" unless $op_seen{"$r->{path} $m"};
+        my $resp = $r->{methods}{$m};
+        push @untested, map { uc($m) . " $r->{path} $_" }
+            grep { !$status_seen{"$r->{path} $_ $resp->{$_}"} && !/^50[03]$/ } sort keys %$resp;
+    }
+}
+ok(@routes && !@missing_ops, 'every operation of openapi.yaml was exercised')
+    or diag('not exercised: ' . join(', ', @missing_ops));
+ok(@routes && !@untested, 'every answer openapi.yaml declares was provoked (but 500 and 503)')
+    or diag('not provoked: ' . join(', ', @untested));
+my %codes = map { $_ => 1 } map { my $r = $_; map { keys %$_ } values %{ $r->{methods} } } @routes;
+my %got = map { (split ' ', $_)[1] => 1 } keys %status_seen;
+my @never = grep { !$got{$_} && !/^50[03]$/ } sort keys %codes;
+ok(%codes && !@never, 'every status openapi.yaml declares was seen (but 500 and 503) '
+   . '(' . join(' ', sort keys %got) . ')') or diag('never seen: ' . join(', ', @never));
+
+done_testing();
