@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# t/fuzz/run-fuzzers.sh [SECONDS_PER_TARGET] [OUTDIR]
+#
+# Build the libFuzzer targets of t/fuzz/ (clang, ASan + UBSan) against the pure library
+# sources of mod_ranking/ and run each for SECONDS_PER_TARGET seconds (default 20),
+# starting from a scratch copy of t/fuzz/corpus/<target>/.  Nothing is written into
+# the repository: binaries, corpora, logs and crash artifacts go to OUTDIR (default: a
+# new directory under ${TMPDIR:-/tmp}, kept and printed at the end).
+#
+# Prints one line per target and a total, e.g.
+#   fuzz: router 123456 runs in 20 s, 0 findings
+#   fuzz: total 456789 runs, 0 findings
+# and exits non-zero when a target crashes, trips an invariant, leaks, times out or
+# runs out of memory (the input is left in OUTDIR/artifacts/<target>/), or when a
+# target cannot be built.  Installs nothing: when clang or libFuzzer's runtime is
+# missing, it names the Debian packages to install and fails.
+#
+# Environment: FUZZ_TARGETS="router bearer" runs a subset; FUZZ_JOBS=N runs N
+# libFuzzer workers per target (-fork=N) instead of one process.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+ROOT=$(cd "$HERE/../.." && pwd -P)
+SRC=$ROOT/mod_ranking
+
+SECONDS_PER_TARGET=${1:-20}
+OUTDIR=${2:-}
+read -r -a TARGETS <<<"${FUZZ_TARGETS:-router bearer connect lane}"
+JOBS=${FUZZ_JOBS:-0}
+
+die() { printf 'run-fuzzers: error: %s\n' "$*" >&2; exit 2; }
+log() { printf 'run-fuzzers: %s\n' "$*" >&2; }
+
+[[ $SECONDS_PER_TARGET =~ ^[1-9][0-9]*$ ]] || die "SECONDS_PER_TARGET must be a positive integer"
+[[ $JOBS =~ ^[0-9]+$ ]] || die "FUZZ_JOBS must be a number"
+
+# Library sources each target links (header dependencies only: no httpd).
+sources_for() {
+    case $1 in
+        router)  echo "$SRC/rk_router.c" ;;
+        bearer)  echo "$SRC/rk_token.c" ;;
+        connect|lane) echo "$SRC/rk_body.c $SRC/rk_router.c" ;;
+        *) die "unknown target $1" ;;
+    esac
+}
+
+# ---- toolchain -------------------------------------------------------------------
+CC=${CC:-clang}
+# Debian package names for this machine's clang, from apt-cache when possible.
+suggest_packages() {
+    local ver="" pkgs="clang"
+    if command -v "$CC" >/dev/null 2>&1; then
+        ver=$("$CC" --version 2>/dev/null | sed -nE 's/.*clang version ([0-9]+).*/\1/p' | head -1)
+    fi
+    if [ -z "$ver" ] && command -v apt-cache >/dev/null 2>&1; then
+        # the version the "clang" package depends on (clang-14 on Debian 12)
+        ver=$(apt-cache depends clang 2>/dev/null | sed -nE 's/.*Depends: clang-([0-9]+).*/\1/p' | head -1)
+    fi
+    if [ -n "$ver" ]; then
+        local policy=""
+        if command -v apt-cache >/dev/null 2>&1; then
+            policy=$(apt-cache policy "libclang-rt-$ver-dev" 2>/dev/null || true)
+        fi
+        if grep -q 'Candidate: [0-9]' <<<"$policy"; then
+            pkgs="$pkgs libclang-rt-$ver-dev"
+        else
+            pkgs="$pkgs libclang-rt-$ver-dev (or libclang-common-$ver-dev on older releases)"
+        fi
+    else
+        pkgs="$pkgs libclang-rt-<version>-dev (check with: apt-cache policy clang 'libclang-rt-*-dev')"
+    fi
+    echo "$pkgs"
+}
+
+if ! command -v "$CC" >/dev/null 2>&1; then
+    die "$CC not found; install the Debian packages: $(suggest_packages)"
+fi
+for tool in apr-1-config apu-1-config pkg-config; do
+    command -v "$tool" >/dev/null 2>&1 || die "$tool not found (Debian: libapr1-dev libaprutil1-dev pkg-config)"
+done
+pkg-config --exists jansson || die "jansson not found by pkg-config (Debian: libjansson-dev)"
+
+if [ -z "$OUTDIR" ]; then
+    OUTDIR=$(mktemp -d "${TMPDIR:-/tmp}/rk-fuzz.XXXXXX")
+fi
+OUTDIR=$(realpath -m -- "$OUTDIR")
+case "$OUTDIR/" in
+    "$ROOT/build"*/) ;;   # build*/ is git-ignored: allowed
+    "$ROOT"/*) die "OUTDIR $OUTDIR is inside the repository (use a path outside it, or $ROOT/build-fuzz)" ;;
+esac
+mkdir -p "$OUTDIR"
+
+# libFuzzer's runtime: try a trivial target.
+mkdir -p "$OUTDIR/bin"
+printf '#include <stdint.h>\n#include <stddef.h>\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }\n' \
+    >"$OUTDIR/bin/probe.c"
+if ! "$CC" -fsanitize=fuzzer,address,undefined -o "$OUTDIR/bin/probe" "$OUTDIR/bin/probe.c" \
+        >"$OUTDIR/bin/probe.log" 2>&1; then
+    cat "$OUTDIR/bin/probe.log" >&2
+    die "$CC cannot link a libFuzzer target (runtime missing); install the Debian packages: $(suggest_packages)"
+fi
+
+# shellcheck disable=SC2207,SC2054
+CFLAGS=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+        -fno-omit-frame-pointer -Wall -Wextra -Wno-unused-parameter
+        $(apr-1-config --cflags --cppflags --includes) $(apu-1-config --includes)
+        $(pkg-config --cflags jansson) -I"$SRC")
+# shellcheck disable=SC2207
+LIBS=($(apu-1-config --link-ld --libs) $(apr-1-config --link-ld --libs) $(pkg-config --libs jansson))
+
+for t in "${TARGETS[@]}"; do
+    log "building fuzz_$t"
+    # shellcheck disable=SC2046
+    "$CC" "${CFLAGS[@]}" -o "$OUTDIR/bin/fuzz_$t" "$HERE/fuzz_$t.c" $(sources_for "$t") "${LIBS[@]}" \
+        || die "cannot build fuzz_$t"
+done
+
+# ---- run -------------------------------------------------------------------------
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:allocator_may_return_null=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+total_runs=0
+total_findings=0
+summary=()
+for t in "${TARGETS[@]}"; do
+    corpus=$OUTDIR/corpus/$t
+    artifacts=$OUTDIR/artifacts/$t
+    logf=$OUTDIR/fuzz_$t.log
+    rm -rf "$corpus" "$artifacts"
+    mkdir -p "$corpus" "$artifacts"
+    if [ -d "$HERE/corpus/$t" ]; then
+        cp -R "$HERE/corpus/$t/." "$corpus/"
+    fi
+    args=(-max_total_time="$SECONDS_PER_TARGET" -timeout=5 -rss_limit_mb=2048
+          -artifact_prefix="$artifacts/" -print_final_stats=1)
+    [ -f "$HERE/$t.dict" ] && args+=(-dict="$HERE/$t.dict")
+    [ "$JOBS" -gt 0 ] && args+=(-fork="$JOBS" -ignore_crashes=0)
+    log "running fuzz_$t for ${SECONDS_PER_TARGET} s (log: $logf)"
+    rc=0
+    (cd "$OUTDIR" && "$OUTDIR/bin/fuzz_$t" "${args[@]}" "$corpus") >"$logf" 2>&1 || rc=$?
+
+    # The executions: libFuzzer's final "Done N runs in S second(s)" line; when it
+    # is missing (a crash, or -fork where the parent prints no such line), the final
+    # stats, else the last "#N" status line.
+    runs=$(sed -nE 's/^Done ([0-9]+) runs in ([0-9]+) second.*/\1/p' "$logf" | tail -1)
+    secs=$(sed -nE 's/^Done ([0-9]+) runs in ([0-9]+) second.*/\2/p' "$logf" | tail -1)
+    if [ -z "$runs" ]; then
+        runs=$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+).*/\1/p' "$logf" | tail -1)
+    fi
+    if [ -z "$runs" ]; then
+        runs=$(sed -nE 's/^#([0-9]+):?[[:space:]].*/\1/p' "$logf" | tail -1)
+    fi
+    if [ -z "$secs" ]; then
+        secs=$(sed -nE 's/^INFO: exiting: [0-9]+ time: ([0-9]+)s.*/\1/p' "$logf" | tail -1)
+    fi
+    runs=${runs:-0}
+    secs=${secs:-?}
+    findings=0
+    for f in "$artifacts"/*; do
+        [ -e "$f" ] && findings=$((findings + 1))
+    done
+    if { [ "$rc" -ne 0 ] || [ "$runs" -eq 0 ]; } && [ "$findings" -eq 0 ]; then
+        findings=1   # a failure that left no artifact (a crash in initialisation, no run)
+    fi
+    total_runs=$((total_runs + runs))
+    total_findings=$((total_findings + findings))
+    line="$t $runs runs$([ "$secs" = "?" ] || echo " in $secs s"), $findings finding$([ "$findings" -eq 1 ] || echo s)"
+    summary+=("$line")
+    echo "fuzz: $line"
+    if [ "$findings" -gt 0 ]; then
+        echo "fuzz: $t failed (exit $rc); log $logf; tail:" >&2
+        grep -E 'ERROR|SUMMARY|invariant failed|runtime error|Test unit written|artifact_prefix' "$logf" | head -20 >&2 || true
+        for f in "$artifacts"/*; do
+            [ -e "$f" ] || continue
+            echo "fuzz:   input $f ($(wc -c <"$f") bytes): reproduce with $OUTDIR/bin/fuzz_$t $f" >&2
+        done
+    fi
+done
+
+echo "fuzz: total $total_runs runs, $total_findings finding$([ "$total_findings" -eq 1 ] || echo s) (${#TARGETS[@]} target$([ ${#TARGETS[@]} -eq 1 ] || echo s) x ${SECONDS_PER_TARGET} s; output in $OUTDIR)"
+[ "$total_findings" -eq 0 ]
