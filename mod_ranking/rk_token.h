@@ -31,7 +31,7 @@ typedef enum {
 } rk_auth_kind;
 
 /* Parse an Authorization header value (NULL when absent).  The scheme is
- * case-insensitive; one or more spaces separate scheme and credential; leading and
+ * case-insensitive; one or more spaces (or tabs: lenient) separate scheme and credential; leading and
  * trailing spaces/tabs are ignored.  Returns the kind; on RK_AUTH_BEARER, *TOK points
  * into HEADER and *LEN is RK_TOKEN_CHARS. */
 rk_auth_kind rk_bearer_parse(const char *header, const char **tok, size_t *len);
