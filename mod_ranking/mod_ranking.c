@@ -268,17 +268,37 @@ static int rk_access(request_rec *r)
     return OK;
 }
 
-/* httpd answers TRACE itself (a map_to_storage hook of its own), before any access
- * hook, echoing the request with its Authorization header.  On our mounts TRACE is
- * a method like any other: it needs a token and is answered 405.  The <Location>
- * configuration is not merged yet at this point: for TRACE alone, walk it here
- * (httpd walks again, from scratch, right after). */
-static int rk_trace_guard(request_rec *r)
+/* Our routes have no file behind them.  Claim the mount's requests in translate_name,
+ * before core maps the URI onto the document root (which refuses a path longer than
+ * the file system allows with an HTML 403 before any module sees it), and skip the
+ * directory and file walks in map_to_storage (where httpd would also answer TRACE
+ * itself, echoing the request with its Authorization header; on our mounts TRACE is
+ * a method like any other: token, then 405).
+ * <Location> sections are not merged yet at translate_name: walk them to see whether
+ * the request is ours, then put the configuration back as it was; httpd walks the
+ * locations again after map_to_storage, from its cache. */
+#define RK_FILENAME_PREFIX "ranking:"
+
+static int rk_translate(request_rec *r)
 {
-    if (r->method_number == M_TRACE && ap_location_walk(r) == OK && rk_is_ours(r)) {
+    ap_conf_vector_t *before = r->per_dir_config;
+    int ours = r->uri[0] == '/' && ap_location_walk(r) == OK && rk_is_ours(r);
+
+    r->per_dir_config = before;
+    if (!ours) {
+        return DECLINED;
+    }
+    if (r->method_number == M_TRACE) {
         r->method_number = M_INVALID;
     }
-    return DECLINED;
+    r->filename = apr_pstrcat(r->pool, RK_FILENAME_PREFIX, r->uri, NULL);
+    return OK;
+}
+
+static int rk_map_to_storage(request_rec *r)
+{
+    return r->filename && !strncmp(r->filename, RK_FILENAME_PREFIX, sizeof(RK_FILENAME_PREFIX) - 1)
+           ? OK : DECLINED;
 }
 
 static int rk_pre_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp)
@@ -414,7 +434,8 @@ static void rk_register_hooks(apr_pool_t *p)
     ap_hook_pre_config(rk_pre_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_post_config(rk_post_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_child_init(rk_child_init, NULL, NULL, APR_HOOK_MIDDLE);
-    ap_hook_map_to_storage(rk_trace_guard, NULL, NULL, APR_HOOK_FIRST);
+    ap_hook_translate_name(rk_translate, NULL, NULL, APR_HOOK_FIRST);
+    ap_hook_map_to_storage(rk_map_to_storage, NULL, NULL, APR_HOOK_FIRST);
     ap_hook_check_access(rk_access, NULL, NULL, APR_HOOK_MIDDLE, AP_AUTH_INTERNAL_PER_CONF);
     ap_hook_handler(rk_handler, NULL, NULL, APR_HOOK_MIDDLE);
 }

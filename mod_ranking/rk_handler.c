@@ -357,9 +357,10 @@ static int read_body(request_rec *r, apr_off_t limit, char **buf, apr_size_t *le
         if (rv != APR_SUCCESS) {
             apr_brigade_destroy(bb);
             r->connection->keepalive = AP_CONN_CLOSE;
-            /* LimitRequestBody of httpd answers through the filter as ENOSPC */
-            return rv == APR_ENOSPC || rv == AP_FILTER_ERROR
-                   ? HTTP_REQUEST_ENTITY_TOO_LARGE : HTTP_BAD_REQUEST;
+            /* AP_FILTER_ERROR: httpd's input filter has answered already (malformed
+             * chunked framing, LimitRequestBody): hand that back to httpd */
+            return rv == AP_FILTER_ERROR ? AP_FILTER_ERROR
+                   : rv == APR_ENOSPC ? HTTP_REQUEST_ENTITY_TOO_LARGE : HTTP_BAD_REQUEST;
         }
         for (b = APR_BRIGADE_FIRST(bb); b != APR_BRIGADE_SENTINEL(bb); b = APR_BUCKET_NEXT(b)) {
             const char *piece;
@@ -406,20 +407,23 @@ static apr_off_t body_limit(request_rec *r)
     return c->body_limit == RK_UNSET ? RK_DEFAULT_BODY_LIMIT : (apr_off_t)c->body_limit;
 }
 
-/* Content-Type, size, then read: OK or the status already answered. */
+/* Content-Type, size, then read.  OK: the body is in *BUF.  Otherwise the request is
+ * answered and the handler returns the value: DONE (answered here) or
+ * AP_FILTER_ERROR (answered by httpd's input filter). */
 static int take_json_body(request_rec *r, char **buf, apr_size_t *len)
 {
     int rv;
 
     if (!is_json_type(apr_table_get(r->headers_in, "Content-Type"))) {
-        return send_status(r, HTTP_UNSUPPORTED_MEDIA_TYPE), HTTP_UNSUPPORTED_MEDIA_TYPE;
+        send_status(r, HTTP_UNSUPPORTED_MEDIA_TYPE);
+        return DONE;
     }
-    if ((rv = read_body(r, body_limit(r), buf, len)) != OK) {
-        const char *msg = rv == HTTP_BAD_REQUEST ? "Invalid body: could not be read" : NULL;
-        rk_send_error(r, rv, msg);
+    rv = read_body(r, body_limit(r), buf, len);
+    if (rv == OK || rv == AP_FILTER_ERROR) {
         return rv;
     }
-    return OK;
+    rk_send_error(r, rv, rv == HTTP_BAD_REQUEST ? "Invalid body: could not be read" : NULL);
+    return DONE;
 }
 
 /* ---- login throttling ---- */
@@ -555,7 +559,7 @@ static int do_connect(request_rec *r)
     apr_table_setn(r->headers_out, "Cache-Control", "no-store");
     apr_table_setn(r->headers_out, "Pragma", "no-cache");
     if ((rv = take_json_body(r, &body, &len)) != OK) {
-        return OK;
+        return rv;
     }
     rv = rk_connect_parse(body, len, cred, &err);
     memset(body, 0, len);   /* the password does not stay in the request pool */
@@ -736,8 +740,8 @@ static int do_put(request_rec *r, rk_req *rq)
     case -1: return send_status(r, HTTP_SERVICE_UNAVAILABLE);
     case 0:  return send_status(r, HTTP_NOT_FOUND);
     }
-    if (take_json_body(r, &body, &len) != OK) {
-        return OK;
+    if ((rv = take_json_body(r, &body, &len)) != OK) {
+        return rv;
     }
     if (rk_lane_patch_parse(body, len, patch, &err) != 0) {
         return rk_send_error(r, HTTP_BAD_REQUEST, err);
