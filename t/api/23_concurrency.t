@@ -1,0 +1,152 @@
+# Concurrent writers (competition 2): 8 processes, each with its own keep-alive
+# connection, each owning one lane (the 6 lanes of heat 251 and lanes 2007, 2008 of
+# heat 252), do 25 PUTs of score "w<writer>-<i>" while 2 readers read the lists: every
+# request succeeds (no 503, no "database is locked") and each lane ends with its
+# writer's last value.  Then races for the same number / the same spot in heat 255:
+# exactly one writer wins, the other gets 409.  Everything is put back at the end.
+# tests: 47 (t/run-apache-test.sh fails when fewer run)
+use strict;
+use warnings;
+use utf8;
+use FindBin;
+use lib "$FindBin::Bin/../lib";
+use Test::More;
+use File::Temp ();
+use JSON::PP ();
+use POSIX ();
+use RankingTest;
+
+my $editor = login('judge', 'judge');
+my $reader = login('demo', 'demo');
+ok(defined $editor && defined $reader, 'judge and demo log in') or die "cannot log in\n";
+
+my $err_log = t_logs() . '/error_log';
+my $err_start = -s $err_log // 0;
+
+# run_parallel(SUB...): fork one process per SUB, start them together, return what
+# each SUB returned (a Perl structure, through JSON)
+sub run_parallel {
+    my @subs = @_;
+    pipe(my $gate_r, my $gate_w) or die "pipe: $!";
+    my @kids;
+    for my $sub (@subs) {
+        my $tmp = File::Temp->new;
+        my $pid = fork // die "fork: $!";
+        if (!$pid) {
+            close $gate_w;
+            my $go = <$gate_r>;   # EOF when the parent closes the gate: all start at once
+            local $RankingTest::UA = ua(keep_alive => 1);   # a connection of its own
+            my $out = eval { $sub->() } // { died => "$@" };
+            open my $fh, '>', $tmp->filename or POSIX::_exit(1);
+            print {$fh} JSON::PP->new->encode($out);
+            close $fh;
+            POSIX::_exit(0);
+        }
+        push @kids, [$pid, $tmp];
+    }
+    close $gate_r;
+    close $gate_w;
+    my @res;
+    for my $k (@kids) {
+        waitpid($k->[0], 0);
+        open my $fh, '<', $k->[1]->filename or die "$!";
+        local $/;
+        my $text = <$fh>;
+        push @res, (length($text // '') ? JSON::PP->new->decode($text) : { died => "exit $?" });
+    }
+    return @res;
+}
+
+# ---- 8 writers, 25 PUTs each, 2 readers ----
+my @lanes = ([251, 26, 2001], [251, 26, 2002], [251, 26, 2003], [251, 26, 2004], [251, 26, 2005],
+             [251, 26, 2006], [252, 27, 2007], [252, 27, 2008]);
+my $path = sub { my ($heat, $zone, $lane) = @{ $_[0] };
+                 "/api/competition/2/zone/$zone/heat/$heat/voie/$lane" };
+my %before = map { $_->[2] => decode(req(GET => $path->($_), $reader))->{voie} } @lanes;
+is(scalar(grep { defined $before{$_} } keys %before), 8, 'the 8 lanes before');
+
+my $N = 25;
+my @writers = map {
+    my ($k, $lane) = ($_, $lanes[$_]);
+    sub {
+        my (%codes, @bad, $mismatch);
+        $mismatch = 0;
+        for my $i (0 .. $N - 1) {
+            my $res = req(PUT => $path->($lane), $editor, { score => "w$k-$i" });
+            $codes{ $res->code }++;
+            if ($res->code != 200) {
+                push @bad, $res->code . ' ' . $res->content if @bad < 3;
+                next;
+            }
+            my $d = decode($res);
+            $mismatch++ unless ref $d eq 'HASH' && ($d->{voie}{score} // '') eq "w$k-$i"
+                && ($d->{voie}{id} // '') eq $lane->[2];
+        }
+        return { codes => \%codes, bad => \@bad, mismatch => $mismatch };
+    }
+} 0 .. $#lanes;
+my @readers = map {
+    sub {
+        my (%codes, @bad);
+        for my $i (0 .. 2 * $N - 1) {
+            my $p = $i % 2 ? '/api/competition/2/heat/251/line/' : '/api/competition/2/zone/27/heat/252/voie/';
+            my $res = req(GET => $p, $reader);
+            $codes{ $res->code }++;
+            push @bad, $res->code . ' ' . $res->content if $res->code != 200 && @bad < 3;
+        }
+        return { codes => \%codes, bad => \@bad, mismatch => 0 };
+    }
+} 1 .. 2;
+
+my @res = run_parallel(@writers, @readers);
+for my $k (0 .. $#res) {
+    my $r = $res[$k];
+    my $who = $k < @writers ? "writer $k (lane $lanes[$k][2])" : 'reader ' . ($k - @writers);
+    my $want = $k < @writers ? $N : 2 * $N;
+    my $n200 = $r->{codes}{200} // 0;
+    ok(!$r->{died} && $n200 == $want && !$r->{mismatch}, "$who: $want requests, all 200")
+        or diag(JSON::PP->new->canonical->encode($r));
+}
+for my $k (0 .. $#lanes) {
+    my $got = decode(req(GET => $path->($lanes[$k]), $reader)) // {};
+    is($got->{voie}{score}, "w$k-" . ($N - 1), "lane $lanes[$k][2] ends with its writer's last score");
+}
+
+# ---- races: two writers want the same number, or the same spot, of heat 255 ----
+my $V = '/api/competition/2/zone/26/heat/255/voie';
+my %orig255 = map { $_ => decode(req(GET => "$V/$_", $reader))->{voie} } 2017, 2018, 2020;
+for my $round (1 .. 5) {
+    my @r = run_parallel(map { my $l = $_; sub { my $res = req(PUT => "$V/$l", $editor, '{"number":3}');
+                                                  return { code => $res->code } } } 2017, 2018);
+    my @codes = sort map { $_->{code} // 0 } @r;
+    is("@codes", '200 409', "round $round, number 3 for lanes 2017 and 2018: one 200, one 409");
+    my @with3 = grep { (decode(req(GET => "$V/$_", $reader))->{voie}{number} // 0) == 3 } 2017, 2018;
+    is(scalar @with3, 1, "round $round: exactly one lane has number 3");
+    req(PUT => "$V/$_", $editor, { number => $orig255{$_}{number} }) for 2017, 2018;
+
+    @r = run_parallel(map { my $l = $_; sub { my $res = req(PUT => "$V/$l", $editor, '{"spot_id":"160"}');
+                                               return { code => $res->code } } } 2018, 2020);
+    @codes = sort map { $_->{code} // 0 } @r;
+    is("@codes", '200 409', "round $round, spot 160 for lanes 2018 and 2020: one 200, one 409");
+    req(PUT => "$V/$_", $editor, { spot_id => $orig255{$_}{spot_id} }) for 2018, 2020;
+}
+
+# ---- no "database is locked", no 503 in the error log ----
+open my $fh, '<', $err_log or die "$err_log: $!";
+seek $fh, $err_start, 0;
+my @locked = grep { /database is locked|database is busy|SQLITE_BUSY/i } <$fh>;
+close $fh;
+is(scalar @locked, 0, 'no "database is locked" in the error log') or diag(@locked[0 .. 2]);
+
+# ---- put everything back ----
+for my $l (@lanes) {
+    my $b = $before{ $l->[2] };
+    check_json(req(PUT => $path->($l), $editor, { score => $b->{score} }), 200,
+               { status => 'success', voie => $b }, "lane $l->[2] put back");
+}
+for my $l (2017, 2018, 2020) {
+    check_json(req(GET => "$V/$l", $reader), 200, { status => 'success', voie => $orig255{$l} },
+               "lane $l as before the races");
+}
+
+done_testing();
