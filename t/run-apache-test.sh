@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# t/run-apache-test.sh BUILD_DIR [--asan] [--mpm event|prefork|worker] [-- TEST.t...]
+# t/run-apache-test.sh BUILD_DIR [--asan] [--mpm event|prefork|worker] [--db sqlite3|pgsql]
+#                      [-- TEST.t...]
 #
 # Runs the Apache::Test suite (t/api/*.t) against BUILD_DIR/mod_ranking/.libs/mod_ranking.so
 # (BUILD_DIR absolute, or relative to the current directory or to the repository root).
 # As root, without a terminal:
 #   1. copies the module to t/modules/mod_ranking.so (loaded by t/conf/extra.conf.in);
 #   2. creates a fresh t/db/ranking.db from sql/schema.sql + sql/demo.sql, owned by the
-#      user the server's children run as (Apache::Test as root: nobody:nogroup);
+#      user the server's children run as (Apache::Test as root: nobody:nogroup); with
+#      --db pgsql, a throwaway PostgreSQL server instead (t/pg/pg-server.sh, on a free
+#      loopback port, stopped at the end) with sql/schema-pg.sql + sql/demo.sql;
+#      t/conf/db.conf gets the matching DBDriver and DBDParams;
 #   3. writes t/conf/mpm.conf (the MPM) and runs t/TEST.PL, verbose, with -apxs, -httpd
 #      (with --asan a wrapper that preloads the ASan runtime), -httpd_conf
 #      t/conf/modules.conf, -httpd_conf_extra t/conf/mpm.conf and -port select;
@@ -14,8 +18,8 @@
 #      test files or tests ran than expected, and with --asan when an ASan/UBSan report
 #      appears.  The summary goes to t/logs/summary.txt; the full output to
 #      t/logs/apache-test.out.
-# The .t files get RANKING_ADMIN (the admin command of BUILD_DIR), RANKING_DB (the test
-# database), RANKING_SRC (the repository), RANKING_HTTPD_USER (the children's user).
+# The .t files get RANKING_ADMIN (the admin command of BUILD_DIR), RANKING_DBD_DRIVER and
+# RANKING_DB (the test database: a file, or a PostgreSQL conninfo), RANKING_SRC (the repository), RANKING_HTTPD_USER (the children's user).
 # After "--", only the given test files run (paths relative to t/ or to the repository,
 # e.g. api/22_delete.t); the checks then apply to those files.
 set -euo pipefail
@@ -27,7 +31,7 @@ set -euo pipefail
 # minimum is the larger of MIN_TESTS and the sum of the declarations.
 MIN_TESTS=${MIN_TESTS:-2000}
 
-usage() { echo "usage: $0 BUILD_DIR [--asan] [--mpm event|prefork|worker] [-- TEST.t...]" >&2; exit 2; }
+usage() { echo "usage: $0 BUILD_DIR [--asan] [--mpm event|prefork|worker] [--db sqlite3|pgsql] [-- TEST.t...]" >&2; exit 2; }
 log() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'run-apache-test: error: %s\n' "$*" >&2; exit 1; }
 
@@ -38,6 +42,7 @@ ROOT=$(dirname "$T")
 BUILD_ARG=$1; shift
 ASAN=0
 MPM=event
+DBKIND=sqlite3
 ONLY=()
 while [ $# -gt 0 ]; do
     case $1 in
@@ -45,11 +50,14 @@ while [ $# -gt 0 ]; do
         --asan) ASAN=1 ;;
         --mpm) [ $# -ge 2 ] || usage; MPM=$2; shift ;;
         --mpm=*) MPM=${1#--mpm=} ;;
+        --db) [ $# -ge 2 ] || usage; DBKIND=$2; shift ;;
+        --db=*) DBKIND=${1#--db=} ;;
         *) usage ;;
     esac
     shift
 done
 case $MPM in event|prefork|worker) ;; *) die "unknown MPM '$MPM' (event, prefork or worker)" ;; esac
+case $DBKIND in sqlite3|pgsql) ;; *) die "unknown database '$DBKIND' (sqlite3 or pgsql)" ;; esac
 
 if [ -d "$BUILD_ARG" ]; then
     BUILD=$(cd "$BUILD_ARG" && pwd)
@@ -144,21 +152,31 @@ mkdir -p "$T/logs" "$T/db" "$T/modules"
 
 # ---- the module and the database ----
 install -m 0755 "$SO" "$T/modules/mod_ranking.so"
-DB=$T/db/ranking.db
-sqlite3 "$DB" <"$ROOT/sql/schema.sql" >/dev/null
-sqlite3 "$DB" <"$ROOT/sql/demo.sql"
-[ "$(sqlite3 "$DB" 'PRAGMA journal_mode;')" = wal ] || die "$DB is not in WAL mode"
-# SQLite's WAL mode writes ranking.db-wal and ranking.db-shm beside the file
-chown -R "$USERGROUP" "$T/db"
-chmod 0750 "$T/db"
-chmod 0640 "$DB"
+PGDIR=$T/db/pg
+if [ "$DBKIND" = pgsql ]; then
+    PGPORT=$(perl -MIO::Socket::INET -e 'print IO::Socket::INET->new(Listen => 1, LocalAddr => "127.0.0.1", LocalPort => 0)->sockport')
+    trap '"$ROOT/t/pg/pg-server.sh" stop "$PGDIR" "$PGPORT"' EXIT
+    chmod 0755 "$T/db"
+    DB=$("$ROOT/t/pg/pg-server.sh" start "$PGDIR" "$PGPORT") || die "cannot start PostgreSQL"
+    printf 'DBDriver pgsql\nDBDParams "%s"\n' "$DB" >"$T/conf/db.conf"
+else
+    DB=$T/db/ranking.db
+    sqlite3 "$DB" <"$ROOT/sql/schema.sql" >/dev/null
+    sqlite3 "$DB" <"$ROOT/sql/demo.sql"
+    [ "$(sqlite3 "$DB" 'PRAGMA journal_mode;')" = wal ] || die "$DB is not in WAL mode"
+    # SQLite's WAL mode writes ranking.db-wal and ranking.db-shm beside the file
+    chown -R "$USERGROUP" "$T/db"
+    chmod 0750 "$T/db"
+    chmod 0640 "$DB"
+    printf 'DBDriver sqlite3\nDBDParams "file:%s?mode=rw"\n' "$DB" >"$T/conf/db.conf"
+fi
 
-export RANKING_ADMIN=$ADMIN RANKING_DB=$DB RANKING_SRC=$ROOT RANKING_HTTPD_USER=$HTTPD_USER
+export RANKING_ADMIN=$ADMIN RANKING_DBD_DRIVER=$DBKIND RANKING_DB=$DB RANKING_SRC=$ROOT RANKING_HTTPD_USER=$HTTPD_USER
 export APACHE_TEST_NO_COLOR=1
 
 # ---- run ----
 OUT=$T/logs/apache-test.out
-log "Apache::Test: $(basename "$SO") from $BUILD, MPM $MPM$( [ "$ASAN" -eq 1 ] && echo ', ASan+UBSan')"
+log "Apache::Test: $(basename "$SO") from $BUILD, MPM $MPM, $DBKIND$( [ "$ASAN" -eq 1 ] && echo ', ASan+UBSan')"
 set +e
 perl TEST.PL "${TEST_ARGS[@]}" -verbose "${ONLY[@]/#t\//}" >"$OUT" 2>&1 </dev/null
 RC=$?
@@ -208,10 +226,10 @@ if [ -f "$T/logs/httpd.pid" ] && kill -0 "$(cat "$T/logs/httpd.pid")" 2>/dev/nul
 fi
 
 {
-    echo "MPM $MPM$( [ "$ASAN" -eq 1 ] && echo ', ASan+UBSan'): ${SUMMARY_LINE:-no summary}"
+    echo "MPM $MPM, $DBKIND$( [ "$ASAN" -eq 1 ] && echo ', ASan+UBSan'): ${SUMMARY_LINE:-no summary}"
 } >"$T/logs/summary.txt"
 
-echo "---- Apache::Test (MPM $MPM$( [ "$ASAN" -eq 1 ] && echo ', ASan+UBSan')) ----"
+echo "---- Apache::Test (MPM $MPM, $DBKIND$( [ "$ASAN" -eq 1 ] && echo ', ASan+UBSan')) ----"
 printf '%s\n' "${PER_FILE[@]}"
 grep -E '^(All tests successful|Files=|Result:|Failed|Wstat|Parse errors|No subtests run)' "$OUT" || true
 [ -n "$SUMMARY_LINE" ] && echo "files: $NFILES (expected $EXPECTED_FILES), tests: $NTESTS (expected at least $MIN_TESTS)"

@@ -64,7 +64,7 @@ check_json(req(GET => '/api/competition/2/zone/27/heat/257', $reader), 200,
 # put it back
 my ($rc, $out) = db_exec('INSERT INTO lane (id, heat_id, number, spot_id, score) '
                          . 'VALUES (2026, 257, 3, NULL, NULL)');
-is($rc, 0, 'lane 2026 inserted again with sqlite3') or diag($out);
+is($rc, 0, 'lane 2026 inserted again in the database') or diag($out);
 check_json(req(GET => "$A/2026", $reader), 200, { status => 'success', voie => $lane },
            'lane 2026 is back');
 

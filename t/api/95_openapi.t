@@ -293,10 +293,8 @@ if ($victim->{id}) {
     my $sql = sprintf('INSERT INTO lane (id, heat_id, number, spot_id, score) VALUES (%s, %s, %s, %s, %s);',
                       $victim->{id}, $victim->{heat_id}, $victim->{number},
                       $victim->{spot_id} // 'NULL', $q->($victim->{score}));
-    my @cmd = ('sqlite3', '-cmd', '.timeout 5000', $ENV{RANKING_DB} // '', $sql);
-    unshift @cmd, 'runuser', '-u', $ENV{RANKING_HTTPD_USER}, '--'
-        if $> == 0 && $ENV{RANKING_HTTPD_USER};
-    system(@cmd);
+    my ($rc, $out) = db_exec($sql);
+    diag($out) if $rc;
     my $back = decode(req(GET => "/api$VICTIM", $READER)) // {};
     is(json_cmp($back, { status => 'success', voie => $victim }), undef,
        "deleted lane $victim->{id} restored in the database (RANKING_DB)");

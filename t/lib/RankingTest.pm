@@ -135,7 +135,8 @@ sub login {
 sub auth { return (Authorization => "Bearer $_[0]") }
 
 # admin([{ stdin => TEXT },] ARGS...) -> (exit status, output):
-#   ranking-admin --params $RANKING_DB ARGS, run as the server's user (so that a -wal
+#   ranking-admin --driver $RANKING_DBD_DRIVER --params $RANKING_DB ARGS, run as the
+#   server's user (so that a -wal
 #   or -shm file it creates stays usable by the server's children), stdin from TEXT
 #   (else /dev/null).  Dies when the command is missing: that is a failure, not a skip.
 sub admin {
@@ -144,7 +145,8 @@ sub admin {
     my $cmd = $ENV{RANKING_ADMIN} // '';
     die "RANKING_ADMIN ($cmd) is not an executable\n" unless $cmd && -x $cmd;
     die "RANKING_DB is not set\n" unless $ENV{RANKING_DB};
-    my @argv = ($cmd, '--params', $ENV{RANKING_DB}, @args);
+    my @argv = ($cmd, '--driver', $ENV{RANKING_DBD_DRIVER} // 'sqlite3',
+                '--params', $ENV{RANKING_DB}, @args);
     if ($> == 0 && $ENV{RANKING_HTTPD_USER}) {
         unshift @argv, 'runuser', '-u', $ENV{RANKING_HTTPD_USER}, '--';
     }
@@ -164,20 +166,26 @@ sub admin {
     return ($? >> 8, $out);
 }
 
-# db_exec(SQL) -> (exit status, output): runs SQL with the sqlite3 command on the test
-# database, as the server's user.  Only to put back what a test deleted (never to
-# compute expectations).
+# db_exec(SQL) -> (exit status, output): runs SQL on the test database (sqlite3 as the
+# server's user, or psql when RANKING_DBD_DRIVER is pgsql and RANKING_DB a conninfo).
+# Only to put back what a test deleted (never to compute expectations).
 sub db_exec {
     my ($sql) = @_;
     die "RANKING_DB is not set\n" unless $ENV{RANKING_DB};
-    my @argv = ('sqlite3', '-batch', '-cmd', '.timeout 5000', $ENV{RANKING_DB}, $sql);
-    if ($> == 0 && $ENV{RANKING_HTTPD_USER}) {
-        unshift @argv, 'runuser', '-u', $ENV{RANKING_HTTPD_USER}, '--';
+    my @argv;
+    if (($ENV{RANKING_DBD_DRIVER} // 'sqlite3') eq 'pgsql') {
+        @argv = ('psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', $ENV{RANKING_DB}, '-c', $sql);
+    }
+    else {
+        @argv = ('sqlite3', '-batch', '-cmd', '.timeout 5000', $ENV{RANKING_DB}, $sql);
+        if ($> == 0 && $ENV{RANKING_HTTPD_USER}) {
+            unshift @argv, 'runuser', '-u', $ENV{RANKING_HTTPD_USER}, '--';
+        }
     }
     my $pid = open(my $fh, '-|') // die "fork: $!";
     if (!$pid) {
         open STDERR, '>&', \*STDOUT;
-        exec @argv or do { print "exec sqlite3: $!\n"; exit 127 };
+        exec @argv or do { print "exec $argv[0]: $!\n"; exit 127 };
     }
     local $/;
     my $out = <$fh> // '';
