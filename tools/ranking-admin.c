@@ -54,16 +54,22 @@ enum {
 
 /* ------------------------------------------------------------------ messages */
 
+static void verr(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+static void verr(const char *fmt, va_list ap)
+{
+    fputs(PROG ": ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 static void err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void err(const char *fmt, ...)
 {
     va_list ap;
 
-    fputs(PROG ": ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    verr(fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
 }
 
 static const char usage_text[] =
@@ -104,11 +110,9 @@ static int usage_error(const char *fmt, ...)
 {
     va_list ap;
 
-    fputs(PROG ": ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    verr(fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     fputs(usage_text, stderr);
     fputs("Try '" PROG " --help' for more information.\n", stderr);
     return EXIT_USAGE;

@@ -15,22 +15,6 @@ use RankingTest;
 my $tok = login('demo', 'demo');
 ok(defined $tok, 'demo logs in') or die "cannot log in\n";
 
-my @routes = grep { $_->{variant} eq 'common' } read_routes();
-for my $r (@routes) {
-    check_json(req(GET => "/api$r->{path}", $tok), 200, $r->{expected}, "GET $r->{path}");
-}
-
-# detail equals its list element (as served, whatever the expectations say)
-my %singular = (competitions => 'competition', wods => 'wod', spots => 'spot', zones => 'zone',
-                heats => 'heat', voies => 'voie', lines => 'line');
-for my $r (grep { $_->{list} } @routes) {
-    my $list = decode(req(GET => "/api$r->{path}", $tok)) // {};
-    for my $el (@{ $list->{$r->{key}} // [] }) {
-        my $path = "/api$r->{path}" . ($el->{id} // 'undef');
-        my $one = decode(req(GET => $path, $tok)) // {};
-        is(json_cmp($one->{$singular{$r->{key}}}, $el), undef,
-           "$path equals its element of $r->{path}");
-    }
-}
+check_reads($tok, 'common');
 
 done_testing();

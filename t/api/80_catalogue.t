@@ -775,11 +775,7 @@ is(json_cmp(get_json("$HEAT/voie/$OTHER->{id}"), $O_BEFORE), undef, "lane $OTHER
 
 # the "# tests: N" line above is the number of tests this file runs
 {
-    open my $self, '<', __FILE__ or die __FILE__ . ": $!";
-    my ($declared) = map { /^# tests: (\d+)/ ? $1 : () } <$self>;
-    close $self;
-    my $n = Test::More->builder->current_test + 1;
-    is($declared, $n, "the '# tests:' line of this file matches the tests it runs ($n)");
+    tests_declared_ok(__FILE__);
 }
 
 done_testing();

@@ -296,11 +296,7 @@ for my $log (qw(error_log access_log)) {
 
 # the "# tests: N" line above is the number of tests this file runs
 {
-    open my $self, '<', __FILE__ or die __FILE__ . ": $!";
-    my ($declared) = map { /^# tests: (\d+)/ ? $1 : () } <$self>;
-    close $self;
-    my $n = Test::More->builder->current_test + 1;
-    is($declared, $n, "the '# tests:' line of this file matches the tests it runs ($n)");
+    tests_declared_ok(__FILE__);
 }
 
 done_testing();

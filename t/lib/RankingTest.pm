@@ -26,7 +26,7 @@ our @EXPORT = qw(
     decode json_cmp check_json check_error check_401 check_405
     %COMP %WOD %SPOT %ZONE %HEAT %LANE
     @COMP_ORDER @WOD_ORDER @SPOT_ORDER @ZONE_ORDER @HEAT_B_ORDER %HEAT_A_ORDER %LANE_ORDER
-    read_routes lane_obj heat_obj
+    read_routes lane_obj heat_obj check_reads tests_declared_ok
     WWW_AUTH WWW_AUTH_INVALID
 );
 
@@ -529,6 +529,39 @@ sub read_routes {
         $add->("$base/line/$_", 'B', 'line', $LANE{$_}, 0) for @{ $LANE_ORDER{$h} };
     }
     return @r;
+}
+
+# check_reads(TOKEN, VARIANT): every read route of VARIANT ('common', 'A' or 'B') on
+# /api answers its exact expected body, and every element of a list equals the detail
+# route of that element (as served, whatever the expectations say).
+sub check_reads {
+    my ($tok, $variant) = @_;
+    my @routes = grep { $_->{variant} eq $variant } read_routes();
+    for my $r (@routes) {
+        check_json(req(GET => "/api$r->{path}", $tok), 200, $r->{expected}, "GET $r->{path}");
+    }
+    my %singular = (competitions => 'competition', wods => 'wod', spots => 'spot',
+                    zones => 'zone', heats => 'heat', voies => 'voie', lines => 'line');
+    for my $r (grep { $_->{list} } @routes) {
+        my $list = decode(req(GET => "/api$r->{path}", $tok)) // {};
+        for my $el (@{ $list->{$r->{key}} // [] }) {
+            my $path = "/api$r->{path}" . ($el->{id} // 'undef');
+            my $one = decode(req(GET => $path, $tok)) // {};
+            is(json_cmp($one->{$singular{$r->{key}}}, $el), undef,
+               "$path equals its element of $r->{path}");
+        }
+    }
+}
+
+# tests_declared_ok(FILE): one test, the "# tests: N" line of FILE matches the number
+# of tests it has run, this one included.
+sub tests_declared_ok {
+    my ($file) = @_;
+    open my $self, '<', $file or die "$file: $!";
+    my ($declared) = map { /^# tests: (\d+)/ ? $1 : () } <$self>;
+    close $self;
+    my $n = Test::More->builder->current_test + 1;
+    is($declared, $n, "the '# tests:' line of this file matches the tests it runs ($n)");
 }
 
 1;
