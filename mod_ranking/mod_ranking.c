@@ -426,6 +426,7 @@ static void rk_child_init(apr_pool_t *p, server_rec *s)
 {
     child_mutex(&rk_write_mutex, RK_MUTEX_TYPE, p, s);
     child_mutex(&rk_logins.mutex, RK_LOGIN_MUTEX_TYPE, p, s);
+    rk_cache_child_init(p, s);
 }
 
 static void rk_register_hooks(apr_pool_t *p)

@@ -52,6 +52,9 @@ typedef struct {
     unsigned method;        /* RK_M_* bit */
     int editor;             /* the token's user may write */
     int authenticated;
+    int have_revision;      /* the database's change counters, read once */
+    const char *epoch;
+    apr_uint64_t data_rev, auth_rev;
 } rk_req;
 
 /* One pooled database connection's statements, prepared on its first use. */
@@ -75,6 +78,7 @@ int rk_is_ours(request_rec *r);
 rk_req *rk_request(request_rec *r);
 
 /* rk_handler.c */
+void rk_cache_child_init(apr_pool_t *p, server_rec *s);
 int rk_handler(request_rec *r);
 int rk_authenticate(request_rec *r, rk_req *rq);
 int rk_send_json(request_rec *r, int status, json_t *json);

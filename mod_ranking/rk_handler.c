@@ -13,6 +13,7 @@
 #include "rk_json.h"
 #include "rk_token.h"
 #include "rk_throttle.h"
+#include "rk_cache.h"
 
 APLOG_USE_MODULE(ranking);
 
@@ -263,6 +264,85 @@ static int tx(request_rec *r, rk_db *db, const char *what)
     return rv;
 }
 
+/* ---- change counters and caches ---- */
+
+/* Per child process: the answers of read routes and the results of token checks,
+ * each valid for one revision of the database (see the revision table).  malloc()ed
+ * and bounded, never in a request's pool. */
+#define RK_ANSWER_CACHE_BYTES (32u << 20)
+#define RK_ANSWER_CACHE_ENTRIES 4096u
+#define RK_TOKEN_CACHE_BYTES (2u << 20)
+#define RK_TOKEN_CACHE_ENTRIES 8192u
+
+static rk_cache *answers, *tokens;
+static apr_thread_mutex_t *cache_mutex;
+
+static apr_status_t caches_destroy(void *unused)
+{
+    (void)unused;
+    rk_cache_destroy(answers);
+    rk_cache_destroy(tokens);
+    answers = tokens = NULL;
+    return APR_SUCCESS;
+}
+
+void rk_cache_child_init(apr_pool_t *p, server_rec *s)
+{
+    if (apr_thread_mutex_create(&cache_mutex, APR_THREAD_MUTEX_DEFAULT, p) != APR_SUCCESS) {
+        ap_log_error(APLOG_MARK, APLOG_ERR, 0, s, "mod_ranking: no cache mutex: caches off");
+        cache_mutex = NULL;
+        return;
+    }
+    answers = rk_cache_create(RK_ANSWER_CACHE_BYTES, RK_ANSWER_CACHE_ENTRIES);
+    tokens = rk_cache_create(RK_TOKEN_CACHE_BYTES, RK_TOKEN_CACHE_ENTRIES);
+    apr_pool_cleanup_register(p, NULL, caches_destroy, apr_pool_cleanup_null);
+}
+
+/* Copy of the value under KEY for REV into the request's pool, or NULL. */
+static char *cache_get(request_rec *r, rk_cache *c, const char *key, apr_uint64_t rev,
+                       apr_size_t *len)
+{
+    const void *v;
+    size_t n = 0;
+    char *copy = NULL;
+
+    if (!c || !cache_mutex || apr_thread_mutex_lock(cache_mutex) != APR_SUCCESS) {
+        return NULL;
+    }
+    if ((v = rk_cache_get(c, key, rev, &n)) != NULL) {
+        copy = apr_pmemdup(r->pool, v, n);
+        *len = n;
+    }
+    apr_thread_mutex_unlock(cache_mutex);
+    return copy;
+}
+
+static void cache_put(rk_cache *c, const char *key, apr_uint64_t rev, const void *v, size_t len)
+{
+    if (c && cache_mutex && apr_thread_mutex_lock(cache_mutex) == APR_SUCCESS) {
+        rk_cache_put(c, key, rev, v, len);
+        apr_thread_mutex_unlock(cache_mutex);
+    }
+}
+
+/* The database's change counters, once per request.  0, or -1 on a database error. */
+static int revision(request_rec *r, rk_db *db, rk_req *rq)
+{
+    const char *v[3];
+
+    if (rq->have_revision) {
+        return 0;
+    }
+    if (select_one(r, db, RK_Q_REVISION, NULL, v, 3) != 1 || !v[0] || !v[1] || !v[2]) {
+        return -1;
+    }
+    rq->epoch = v[0];
+    rq->data_rev = apr_strtoi64(v[1], NULL, 10);
+    rq->auth_rev = apr_strtoi64(v[2], NULL, 10);
+    rq->have_revision = 1;
+    return 0;
+}
+
 /* ---- authentication ---- */
 
 static int unauthorized(request_rec *r, int invalid_token)
@@ -276,11 +356,21 @@ static int unauthorized(request_rec *r, int invalid_token)
 
 /* Check the bearer token.  OK with r->user set; otherwise the error answer has been
  * sent and its status is returned. */
+/* What a token check found, as kept in the token cache. */
+typedef struct {
+    apr_int64_t expires;
+    int editor;
+    char user[65];
+} token_entry;
+
 int rk_authenticate(request_rec *r, rk_req *rq)
 {
-    const char *tok = NULL, *args[2], *out[2];
+    const char *tok = NULL, *args[2], *out[3], *key;
     char hash[RK_HASH_HEX + 1];
     size_t len = 0;
+    apr_int64_t now = apr_time_sec(r->request_time);
+    token_entry *te;
+    apr_size_t tlen = 0;
     rk_db db;
     int rv;
 
@@ -298,18 +388,33 @@ int rk_authenticate(request_rec *r, rk_req *rq)
         send_status(r, rv);
         return rv;
     }
-    args[0] = hash;
-    args[1] = apr_psprintf(r->pool, "%" APR_TIME_T_FMT, apr_time_sec(r->request_time));
-    switch (select_one(r, &db, RK_Q_TOKEN_LOOKUP, args, out, 2)) {
-    case -1:
+    if (revision(r, &db, rq) != 0) {
         send_status(r, HTTP_SERVICE_UNAVAILABLE);
         return HTTP_SERVICE_UNAVAILABLE;
-    case 0:
-        return unauthorized(r, 1);
     }
-    r->user = (char *)out[0];
+    /* a token found valid stays valid until it expires or the accounts or tokens
+     * change (auth revision) */
+    key = apr_pstrcat(r->pool, rq->epoch, "|", hash, NULL);
+    te = (token_entry *)cache_get(r, tokens, key, rq->auth_rev, &tlen);
+    if (!te || tlen != sizeof(*te) || te->expires <= now) {
+        args[0] = hash;
+        args[1] = apr_psprintf(r->pool, "%" APR_INT64_T_FMT, now);
+        switch (select_one(r, &db, RK_Q_TOKEN_LOOKUP, args, out, 3)) {
+        case -1:
+            send_status(r, HTTP_SERVICE_UNAVAILABLE);
+            return HTTP_SERVICE_UNAVAILABLE;
+        case 0:
+            return unauthorized(r, 1);
+        }
+        te = apr_pcalloc(r->pool, sizeof(*te));
+        te->expires = out[2] ? apr_strtoi64(out[2], NULL, 10) : 0;
+        te->editor = out[1] && !strcmp(out[1], "editor");
+        apr_cpystrn(te->user, out[0] ? out[0] : "", sizeof(te->user));
+        cache_put(tokens, key, rq->auth_rev, te, sizeof(*te));
+    }
+    r->user = apr_pstrdup(r->pool, te->user);
     r->ap_auth_type = "Bearer";
-    rq->editor = out[1] && !strcmp(out[1], "editor");
+    rq->editor = te->editor;
     rq->authenticated = 1;
     return OK;
 }
@@ -704,17 +809,51 @@ static json_t *read_json(request_rec *r, rk_db *db, const rk_req *rq, int *statu
     return list ? rk_json_success(res->plural, items) : rk_json_success(res->singular, one);
 }
 
+/* The answer of a read route depends on the route and the data only: one strong
+ * ETag per data revision of the database; If-None-Match is answered 304 before any
+ * body is built, and built answers are cached for their revision. */
 static int do_read(request_rec *r, rk_req *rq)
 {
     rk_db db;
-    int status, rv;
+    int status, rv, i;
     json_t *json;
+    const char *key;
+    char *body;
+    apr_size_t len = 0;
 
     if ((rv = rk_db_open(r, &db)) != OK) {
         return send_status(r, rv);
     }
+    if (revision(r, &db, rq) != 0) {
+        return send_status(r, HTTP_SERVICE_UNAVAILABLE);
+    }
+    apr_table_setn(r->headers_out, "ETag", apr_psprintf(r->pool, "\"%s-%" APR_UINT64_T_FMT "\"",
+                                                        rq->epoch, rq->data_rev));
+    if (ap_meets_conditions(r) == HTTP_NOT_MODIFIED) {
+        r->status = HTTP_NOT_MODIFIED;
+        return OK;
+    }
+    key = apr_pstrcat(r->pool, rq->epoch, "|", rk_route_name(rq->route.id), NULL);
+    for (i = 0; i < rq->route.nids; i++) {
+        key = apr_pstrcat(r->pool, key, "/", rq->route.ids[i], NULL);
+    }
+    if ((body = cache_get(r, answers, key, rq->data_rev, &len)) != NULL) {
+        return send_body(r, HTTP_OK, body, len);
+    }
     json = read_json(r, &db, rq, &status);
-    return json ? rk_send_json(r, status, json) : send_status(r, status);
+    if (!json) {
+        apr_table_unset(r->headers_out, "ETag");
+        return send_status(r, status);
+    }
+    body = rk_json_dump(json, &len);
+    json_decref(json);
+    if (!body) {
+        return send_status(r, HTTP_INTERNAL_SERVER_ERROR);
+    }
+    cache_put(answers, key, rq->data_rev, body, len);
+    rv = send_body(r, HTTP_OK, body, len);
+    free(body);
+    return rv;
 }
 
 /* ---- lane writes (variant A) ---- */

@@ -113,6 +113,8 @@ const rk_query rk_queries[RK_Q_COUNT] = {
         "DELETE FROM token WHERE expires_at <= %lld", 1 },
     /* hash, now */
     [RK_Q_TOKEN_LOOKUP] = { "ranking_token_lookup",
-        "SELECT a.name, a.role FROM token t JOIN account a ON a.id = t.account_id"
+        "SELECT a.name, a.role, t.expires_at FROM token t JOIN account a ON a.id = t.account_id"
         " WHERE t.hash = %s AND t.expires_at > %lld AND a.enabled = 1", 2 },
+    [RK_Q_REVISION] = { "ranking_revision",
+        "SELECT epoch, data, auth FROM revision WHERE id = 1", 0 },
 };

@@ -33,7 +33,9 @@ typedef enum {
     RK_Q_ACCOUNT_BY_NAME,   /* id, password_hash, role, enabled */
     RK_Q_TOKEN_INSERT,
     RK_Q_TOKEN_PURGE,
-    RK_Q_TOKEN_LOOKUP,      /* name, role */
+    RK_Q_TOKEN_LOOKUP,      /* name, role, expires_at */
+    /* change counters */
+    RK_Q_REVISION,          /* epoch, data, auth */
     RK_Q_COUNT
 } rk_query_id;
 

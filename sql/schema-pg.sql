@@ -102,3 +102,35 @@ CREATE TABLE token (
 );
 CREATE INDEX token_by_account ON token (account_id);
 CREATE INDEX token_by_expiry ON token (expires_at);
+
+-- Change counters, for conditional GET (ETag) and the module's caches: "data" moves on
+-- every change of competition, wod, spot, zone, heat or lane; "auth" on every change
+-- or removal of an account and every removal of tokens.  "epoch" is random per
+-- database, so that a recreated or restored database never repeats old ETags.
+CREATE TABLE revision (
+    id    INTEGER PRIMARY KEY CHECK (id = 1),
+    epoch TEXT    NOT NULL,
+    data  BIGINT  NOT NULL DEFAULT 0,
+    auth  BIGINT  NOT NULL DEFAULT 0
+);
+INSERT INTO revision (id, epoch)
+    VALUES (1, substr(md5(random()::text || clock_timestamp()::text), 1, 16));
+
+CREATE FUNCTION ranking_data_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE revision SET data = data + 1 WHERE id = 1;
+    RETURN NULL;
+END $$;
+CREATE FUNCTION ranking_auth_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE revision SET auth = auth + 1 WHERE id = 1;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER competition_rev AFTER INSERT OR UPDATE OR DELETE ON competition FOR EACH ROW EXECUTE FUNCTION ranking_data_changed();
+CREATE TRIGGER wod_rev AFTER INSERT OR UPDATE OR DELETE ON wod FOR EACH ROW EXECUTE FUNCTION ranking_data_changed();
+CREATE TRIGGER spot_rev AFTER INSERT OR UPDATE OR DELETE ON spot FOR EACH ROW EXECUTE FUNCTION ranking_data_changed();
+CREATE TRIGGER zone_rev AFTER INSERT OR UPDATE OR DELETE ON zone FOR EACH ROW EXECUTE FUNCTION ranking_data_changed();
+CREATE TRIGGER heat_rev AFTER INSERT OR UPDATE OR DELETE ON heat FOR EACH ROW EXECUTE FUNCTION ranking_data_changed();
+CREATE TRIGGER lane_rev AFTER INSERT OR UPDATE OR DELETE ON lane FOR EACH ROW EXECUTE FUNCTION ranking_data_changed();
+CREATE TRIGGER account_rev AFTER UPDATE OR DELETE ON account FOR EACH ROW EXECUTE FUNCTION ranking_auth_changed();
+CREATE TRIGGER token_rev AFTER DELETE ON token FOR EACH ROW EXECUTE FUNCTION ranking_auth_changed();

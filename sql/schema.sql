@@ -103,3 +103,36 @@ CREATE TABLE token (
 );
 CREATE INDEX token_by_account ON token (account_id);
 CREATE INDEX token_by_expiry ON token (expires_at);
+
+-- Change counters, for conditional GET (ETag) and the module's caches: "data" moves on
+-- every change of competition, wod, spot, zone, heat or lane; "auth" on every change
+-- or removal of an account and every removal of tokens.  "epoch" is random per
+-- database, so that a recreated or restored database never repeats old ETags.
+CREATE TABLE revision (
+    id    INTEGER PRIMARY KEY CHECK (id = 1),
+    epoch TEXT    NOT NULL,
+    data  INTEGER NOT NULL DEFAULT 0,
+    auth  INTEGER NOT NULL DEFAULT 0
+);
+INSERT INTO revision (id, epoch) VALUES (1, lower(hex(randomblob(8))));
+CREATE TRIGGER competition_insert_rev AFTER INSERT ON competition BEGIN UPDATE revision SET data = data + 1; END;
+CREATE TRIGGER competition_update_rev AFTER UPDATE ON competition BEGIN UPDATE revision SET data = data + 1; END;
+CREATE TRIGGER competition_delete_rev AFTER DELETE ON competition BEGIN UPDATE revision SET data = data + 1; END;
+CREATE TRIGGER wod_insert_rev AFTER INSERT ON wod BEGIN UPDATE revision SET data = data + 1; END;
+CREATE TRIGGER wod_update_rev AFTER UPDATE ON wod BEGIN UPDATE revision SET data = data + 1; END;
+CREATE TRIGGER wod_delete_rev AFTER DELETE ON wod BEGIN UPDATE revision SET data = data + 1; END;
+CREATE TRIGGER spot_insert_rev AFTER INSERT ON spot BEGIN UPDATE revision SET data = data + 1; END;
+CREATE TRIGGER spot_update_rev AFTER UPDATE ON spot BEGIN UPDATE revision SET data = data + 1; END;
+CREATE TRIGGER spot_delete_rev AFTER DELETE ON spot BEGIN UPDATE revision SET data = data + 1; END;
+CREATE TRIGGER zone_insert_rev AFTER INSERT ON zone BEGIN UPDATE revision SET data = data + 1; END;
+CREATE TRIGGER zone_update_rev AFTER UPDATE ON zone BEGIN UPDATE revision SET data = data + 1; END;
+CREATE TRIGGER zone_delete_rev AFTER DELETE ON zone BEGIN UPDATE revision SET data = data + 1; END;
+CREATE TRIGGER heat_insert_rev AFTER INSERT ON heat BEGIN UPDATE revision SET data = data + 1; END;
+CREATE TRIGGER heat_update_rev AFTER UPDATE ON heat BEGIN UPDATE revision SET data = data + 1; END;
+CREATE TRIGGER heat_delete_rev AFTER DELETE ON heat BEGIN UPDATE revision SET data = data + 1; END;
+CREATE TRIGGER lane_insert_rev AFTER INSERT ON lane BEGIN UPDATE revision SET data = data + 1; END;
+CREATE TRIGGER lane_update_rev AFTER UPDATE ON lane BEGIN UPDATE revision SET data = data + 1; END;
+CREATE TRIGGER lane_delete_rev AFTER DELETE ON lane BEGIN UPDATE revision SET data = data + 1; END;
+CREATE TRIGGER account_update_rev AFTER UPDATE ON account BEGIN UPDATE revision SET auth = auth + 1; END;
+CREATE TRIGGER account_delete_rev AFTER DELETE ON account BEGIN UPDATE revision SET auth = auth + 1; END;
+CREATE TRIGGER token_delete_rev AFTER DELETE ON token BEGIN UPDATE revision SET auth = auth + 1; END;

@@ -1,0 +1,141 @@
+/* rk_cache.c: see rk_cache.h.  Chained hash table of malloc()ed entries; when full,
+ * it is emptied (answers are cheap to rebuild and revisions move on anyway). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rk_cache.h"
+
+#define NBUCKETS 1024u
+
+typedef struct entry {
+    struct entry *next;
+    uint64_t rev;
+    size_t len;        /* of the value */
+    size_t size;       /* bytes accounted: key + value */
+    char *value;       /* points after the key, inside the same allocation */
+    char key[];
+} entry;
+
+struct rk_cache {
+    entry *bucket[NBUCKETS];
+    size_t max_bytes, max_entries, bytes, entries;
+};
+
+static unsigned hash(const char *s)
+{
+    unsigned h = 2166136261u;   /* FNV-1a */
+
+    for (; *s; s++) {
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    }
+    return h % NBUCKETS;
+}
+
+rk_cache *rk_cache_create(size_t max_bytes, size_t max_entries)
+{
+    rk_cache *c = calloc(1, sizeof(*c));
+
+    if (c) {
+        c->max_bytes = max_bytes;
+        c->max_entries = max_entries;
+    }
+    return c;
+}
+
+static void clear(rk_cache *c)
+{
+    unsigned i;
+
+    for (i = 0; i < NBUCKETS; i++) {
+        while (c->bucket[i]) {
+            entry *e = c->bucket[i];
+            c->bucket[i] = e->next;
+            free(e);
+        }
+    }
+    c->bytes = 0;
+    c->entries = 0;
+}
+
+void rk_cache_destroy(rk_cache *c)
+{
+    if (c) {
+        clear(c);
+        free(c);
+    }
+}
+
+/* Unlink and free KEY's entry, if any. */
+static void drop(rk_cache *c, const char *key)
+{
+    entry **p = &c->bucket[hash(key)];
+
+    for (; *p; p = &(*p)->next) {
+        if (strcmp((*p)->key, key) == 0) {
+            entry *e = *p;
+            *p = e->next;
+            c->bytes -= e->size;
+            c->entries--;
+            free(e);
+            return;
+        }
+    }
+}
+
+const void *rk_cache_get(rk_cache *c, const char *key, uint64_t rev, size_t *len)
+{
+    entry *e;
+
+    for (e = c->bucket[hash(key)]; e; e = e->next) {
+        if (strcmp(e->key, key) == 0) {
+            if (e->rev != rev) {
+                drop(c, key);
+                return NULL;
+            }
+            *len = e->len;
+            return e->value;
+        }
+    }
+    return NULL;
+}
+
+int rk_cache_put(rk_cache *c, const char *key, uint64_t rev, const void *val, size_t len)
+{
+    size_t klen = strlen(key) + 1, size = klen + len;
+    entry *e;
+    unsigned h;
+
+    drop(c, key);
+    if (size > c->max_bytes || c->max_entries == 0) {
+        return -1;
+    }
+    if (c->bytes + size > c->max_bytes || c->entries + 1 > c->max_entries) {
+        clear(c);
+    }
+    e = malloc(sizeof(*e) + size);
+    if (!e) {
+        return -1;
+    }
+    memcpy(e->key, key, klen);
+    e->value = e->key + klen;
+    memcpy(e->value, val, len);
+    e->len = len;
+    e->size = size;
+    e->rev = rev;
+    h = hash(key);
+    e->next = c->bucket[h];
+    c->bucket[h] = e;
+    c->bytes += size;
+    c->entries++;
+    return 0;
+}
+
+size_t rk_cache_entries(const rk_cache *c)
+{
+    return c->entries;
+}
+
+size_t rk_cache_bytes(const rk_cache *c)
+{
+    return c->bytes;
+}

@@ -1,0 +1,31 @@
+/* rk_cache.h: a bounded map from a string key to bytes, each entry valid for one
+ * revision of the database.  Pure C (malloc, not pools: entries outlive requests).
+ * Not thread-safe: the caller serialises access. */
+#ifndef RK_CACHE_H
+#define RK_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct rk_cache rk_cache;
+
+/* A cache holding at most MAX_BYTES of keys and values in at most MAX_ENTRIES
+ * entries.  NULL on allocation failure. */
+rk_cache *rk_cache_create(size_t max_bytes, size_t max_entries);
+void rk_cache_destroy(rk_cache *c);
+
+/* The value stored under KEY for revision REV, or NULL (absent, or stored for another
+ * revision: such an entry is dropped).  The pointer is valid until the next call that
+ * changes the cache. */
+const void *rk_cache_get(rk_cache *c, const char *key, uint64_t rev, size_t *len);
+
+/* Store a copy of VAL under KEY for revision REV, replacing what was there.  When the
+ * cache would exceed its bounds, it is emptied first; a value larger than the whole
+ * cache is not stored.  0 on success, -1 when not stored. */
+int rk_cache_put(rk_cache *c, const char *key, uint64_t rev, const void *val, size_t len);
+
+/* Entries and bytes held (for tests and logs). */
+size_t rk_cache_entries(const rk_cache *c);
+size_t rk_cache_bytes(const rk_cache *c);
+
+#endif

@@ -1,0 +1,121 @@
+/* check_cache.c: the bounded, revision-keyed cache (rk_cache.c). */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rk_cache.h"
+
+START_TEST(test_get_put_and_revisions)
+{
+    rk_cache *c = rk_cache_create(1 << 20, 100);
+    size_t len = 0;
+    const char *v;
+
+    ck_assert_ptr_nonnull(c);
+    ck_assert_ptr_null(rk_cache_get(c, "k", 1, &len));
+    ck_assert_int_eq(rk_cache_put(c, "k", 1, "hello", 5), 0);
+    v = rk_cache_get(c, "k", 1, &len);
+    ck_assert_ptr_nonnull(v);
+    ck_assert_uint_eq(len, 5);
+    ck_assert_int_eq(memcmp(v, "hello", 5), 0);
+    /* another revision: a miss, and the stale entry is gone */
+    ck_assert_ptr_null(rk_cache_get(c, "k", 2, &len));
+    ck_assert_uint_eq(rk_cache_entries(c), 0);
+    ck_assert_uint_eq(rk_cache_bytes(c), 0);
+    /* replacing a key keeps one entry */
+    ck_assert_int_eq(rk_cache_put(c, "k", 3, "a", 1), 0);
+    ck_assert_int_eq(rk_cache_put(c, "k", 3, "bb", 2), 0);
+    ck_assert_uint_eq(rk_cache_entries(c), 1);
+    v = rk_cache_get(c, "k", 3, &len);
+    ck_assert_uint_eq(len, 2);
+    ck_assert_int_eq(memcmp(v, "bb", 2), 0);
+    /* empty values and binary values */
+    ck_assert_int_eq(rk_cache_put(c, "empty", 3, "", 0), 0);
+    ck_assert_ptr_nonnull(rk_cache_get(c, "empty", 3, &len));
+    ck_assert_uint_eq(len, 0);
+    ck_assert_int_eq(rk_cache_put(c, "bin", 3, "a\0b", 3), 0);
+    v = rk_cache_get(c, "bin", 3, &len);
+    ck_assert_uint_eq(len, 3);
+    ck_assert_int_eq(memcmp(v, "a\0b", 3), 0);
+    rk_cache_destroy(c);
+}
+END_TEST
+
+START_TEST(test_bounds)
+{
+    rk_cache *c = rk_cache_create(100, 3);
+    char key[16], big[200];
+    size_t len;
+    int i;
+
+    memset(big, 'x', sizeof(big));
+    /* a value larger than the whole cache is not stored */
+    ck_assert_int_eq(rk_cache_put(c, "big", 1, big, sizeof(big)), -1);
+    ck_assert_uint_eq(rk_cache_entries(c), 0);
+    /* the entry bound: the fourth put empties the cache first */
+    for (i = 0; i < 4; i++) {
+        snprintf(key, sizeof(key), "k%d", i);
+        ck_assert_int_eq(rk_cache_put(c, key, 1, "v", 1), 0);
+    }
+    ck_assert_uint_eq(rk_cache_entries(c), 1);
+    ck_assert_ptr_nonnull(rk_cache_get(c, "k3", 1, &len));
+    ck_assert_ptr_null(rk_cache_get(c, "k0", 1, &len));
+    /* the byte bound (keys count too) */
+    ck_assert_int_eq(rk_cache_put(c, "a", 1, big, 60), 0);
+    ck_assert_int_eq(rk_cache_put(c, "b", 1, big, 60), 0);
+    ck_assert(rk_cache_bytes(c) <= 100);
+    ck_assert_ptr_nonnull(rk_cache_get(c, "b", 1, &len));
+    ck_assert_uint_eq(len, 60);
+    rk_cache_destroy(c);
+    /* a cache of no entries stores nothing */
+    c = rk_cache_create(100, 0);
+    ck_assert_int_eq(rk_cache_put(c, "k", 1, "v", 1), -1);
+    rk_cache_destroy(c);
+    rk_cache_destroy(NULL);
+}
+END_TEST
+
+START_TEST(test_many_keys)
+{
+    rk_cache *c = rk_cache_create(1 << 24, 100000);
+    char key[32], val[32];
+    size_t len;
+    const char *v;
+    int i;
+
+    for (i = 0; i < 20000; i++) {
+        snprintf(key, sizeof(key), "key-%d", i);
+        snprintf(val, sizeof(val), "value-%d", i);
+        ck_assert_int_eq(rk_cache_put(c, key, (uint64_t)i, val, strlen(val)), 0);
+    }
+    ck_assert_uint_eq(rk_cache_entries(c), 20000);
+    for (i = 0; i < 20000; i += 997) {
+        snprintf(key, sizeof(key), "key-%d", i);
+        snprintf(val, sizeof(val), "value-%d", i);
+        v = rk_cache_get(c, key, (uint64_t)i, &len);
+        ck_assert_ptr_nonnull(v);
+        ck_assert_uint_eq(len, strlen(val));
+        ck_assert_int_eq(memcmp(v, val, len), 0);
+    }
+    rk_cache_destroy(c);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("rk_cache");
+    TCase *tc = tcase_create("core");
+    SRunner *sr;
+    int failed;
+
+    tcase_add_test(tc, test_get_put_and_revisions);
+    tcase_add_test(tc, test_bounds);
+    tcase_add_test(tc, test_many_keys);
+    suite_add_tcase(s, tc);
+    sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
