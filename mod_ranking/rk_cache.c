@@ -7,14 +7,28 @@
 
 #define NBUCKETS 1024u
 
+/* One allocation: the header, the value (right after it, so that a value pointer
+ * leads back to its entry), then the key.  REFS counts the cache's own reference
+ * (while the entry is in the table) and each acquired value. */
 typedef struct entry {
     struct entry *next;
     uint64_t rev;
     size_t len;        /* of the value */
     size_t size;       /* bytes accounted: key + value */
-    char *value;       /* points after the key, inside the same allocation */
-    char key[];
+    char *key;         /* after the value, inside the same allocation */
+    unsigned refs;
+    unsigned pad;
 } entry;
+
+#define VALUE(e) ((char *)((e) + 1))
+#define ENTRY(v) ((entry *)(v) - 1)
+
+static void unref(entry *e)
+{
+    if (__atomic_sub_fetch(&e->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+        free(e);
+    }
+}
 
 struct rk_cache {
     entry *bucket[NBUCKETS];
@@ -50,7 +64,7 @@ static void clear(rk_cache *c)
         while (c->bucket[i]) {
             entry *e = c->bucket[i];
             c->bucket[i] = e->next;
-            free(e);
+            unref(e);
         }
     }
     c->bytes = 0;
@@ -76,13 +90,13 @@ static void drop(rk_cache *c, const char *key)
             *p = e->next;
             c->bytes -= e->size;
             c->entries--;
-            free(e);
+            unref(e);
             return;
         }
     }
 }
 
-const void *rk_cache_get(rk_cache *c, const char *key, uint64_t rev, size_t *len)
+static entry *find(rk_cache *c, const char *key, uint64_t rev)
 {
     entry *e;
 
@@ -92,11 +106,40 @@ const void *rk_cache_get(rk_cache *c, const char *key, uint64_t rev, size_t *len
                 drop(c, key);
                 return NULL;
             }
-            *len = e->len;
-            return e->value;
+            return e;
         }
     }
     return NULL;
+}
+
+const void *rk_cache_get(rk_cache *c, const char *key, uint64_t rev, size_t *len)
+{
+    entry *e = find(c, key, rev);
+
+    if (!e) {
+        return NULL;
+    }
+    *len = e->len;
+    return VALUE(e);
+}
+
+const void *rk_cache_acquire(rk_cache *c, const char *key, uint64_t rev, size_t *len)
+{
+    entry *e = find(c, key, rev);
+
+    if (!e) {
+        return NULL;
+    }
+    __atomic_add_fetch(&e->refs, 1, __ATOMIC_ACQ_REL);
+    *len = e->len;
+    return VALUE(e);
+}
+
+void rk_cache_release(const void *value)
+{
+    if (value) {
+        unref(ENTRY(value));
+    }
 }
 
 int rk_cache_put(rk_cache *c, const char *key, uint64_t rev, const void *val, size_t len)
@@ -116,9 +159,12 @@ int rk_cache_put(rk_cache *c, const char *key, uint64_t rev, const void *val, si
     if (!e) {
         return -1;
     }
+    if (len) {
+        memcpy(VALUE(e), val, len);
+    }
+    e->key = VALUE(e) + len;
     memcpy(e->key, key, klen);
-    e->value = e->key + klen;
-    memcpy(e->value, val, len);
+    e->refs = 1;
     e->len = len;
     e->size = size;
     e->rev = rev;

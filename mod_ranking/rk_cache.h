@@ -19,6 +19,12 @@ void rk_cache_destroy(rk_cache *c);
  * changes the cache. */
 const void *rk_cache_get(rk_cache *c, const char *key, uint64_t rev, size_t *len);
 
+/* Like rk_cache_get, but the value stays valid, whatever happens to the cache, until
+ * rk_cache_release(value) is called once for it (from any thread, without the
+ * caller's lock: entries are reference-counted atomically). */
+const void *rk_cache_acquire(rk_cache *c, const char *key, uint64_t rev, size_t *len);
+void rk_cache_release(const void *value);
+
 /* Store a copy of VAL under KEY for revision REV, replacing what was there.  When the
  * cache would exceed its bounds, it is emptied first; a value larger than the whole
  * cache is not stored.  0 on success, -1 when not stored. */
