@@ -9,7 +9,7 @@
 # answers, and every path and operation of the document was exercised.
 # The validator (npm packages of t/openapi) is installed by t/openapi/validate.sh when
 # missing; without it every check fails: nothing is skipped.
-# tests: 378
+# tests: 410
 use strict;
 use warnings;
 use utf8;
@@ -188,6 +188,10 @@ ex(200, GET => $P{2}{wods}, token => $READER, mount => '/deep/mount/v1');
 for my $k ('competitions', @KINDS) {
     my $path = $k eq 'competitions' ? '/competition/' : $P{2}{$k};
     ex(200, HEAD => $path, token => $READER);
+    # conditional GET: the ETag just served, sent back, is 304 without a body
+    my $etag = req(GET => "/api$path", $READER)->header('ETag') // '"none"';
+    ex(304, GET => $path, token => $READER, headers => { 'If-None-Match' => $etag });
+    ex(304, HEAD => $path, token => $READER, headers => { 'If-None-Match' => $etag });
     ex(204, OPTIONS => $path);
     ex(401, GET => $path);
     ex(401, HEAD => $path);

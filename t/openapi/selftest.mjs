@@ -27,7 +27,9 @@ const VOIE = '/competition/1/zone/21/heat/202/voie/1005';
 const unauthorized = { status: 'error', message: 'Unauthorized' };
 const www = { 'www-authenticate': 'Bearer realm="ranking"' };
 
-const ok = (status, body, headers = JSONCT) => ({ status, headers, body_b64: b64(body) });
+// a read answer carries a strong ETag (declared required on every GET 200 / HEAD 200)
+const ETAG = '"3f2a255cb8e37566-104"';
+const ok = (status, body, headers = { ...JSONCT, etag: ETAG }) => ({ status, headers, body_b64: b64(body) });
 
 // [name, expected ok, exchange, expected request_valid (optional)]
 const cases = [
@@ -40,7 +42,9 @@ const cases = [
     ['401 invalid_token', true, { method: 'GET', path: '/competition/', ...ok(401, unauthorized, { ...JSONCT, 'www-authenticate': 'Bearer realm="ranking", error="invalid_token"' }) }],
     ['405 on an undeclared method', true, { method: 'POST', path: '/competition/', ...ok(405, { status: 'error', message: 'Method not allowed' }, { ...JSONCT, allow: 'GET, HEAD' }) }],
     ['OPTIONS 204', true, { method: 'OPTIONS', path: VOIE, status: 204, headers: { allow: 'GET, HEAD, PUT, DELETE' }, body_b64: '' }],
-    ['HEAD 200 without body', true, { method: 'HEAD', path: '/competition/1', status: 200, headers: JSONCT, body_b64: '' }],
+    ['HEAD 200 without body', true, { method: 'HEAD', path: '/competition/1', status: 200, headers: { ...JSONCT, etag: ETAG }, body_b64: '' }],
+    ['304 with the ETag, no body', true, { method: 'GET', path: '/competition/1/spot/', status: 304, headers: { etag: ETAG }, body_b64: '' }],
+    ['HEAD 304', true, { method: 'HEAD', path: VOIE, status: 304, headers: { etag: ETAG }, body_b64: '' }],
     ['unmatched path against NotFound', true, { method: 'GET', path: '/competition/abc', component: 'NotFound', ...ok(404, { status: 'error', message: 'Not found' }) }],
     ['PUT 200, valid request', true, { method: 'PUT', path: VOIE, request_content_type: 'application/json', request_body_b64: b64({ score: '1' }), ...ok(200, { status: 'success', voie: lane1001 }) }, true],
     ['PUT 400, request out of range', true, { method: 'PUT', path: VOIE, request_content_type: 'application/json', request_body_b64: b64({ number: 1000 }), ...ok(400, { status: 'error', message: 'Invalid body: number out of range' }) }, false],
@@ -66,6 +70,10 @@ const cases = [
     ['401 with another message', false, { method: 'GET', path: '/competition/1/heat/', ...ok(401, { status: 'error', message: 'Invalid credentials' }, { ...JSONCT, ...www }) }],
     ['405 with a wrong Allow', false, { method: 'POST', path: '/competition/', ...ok(405, { status: 'error', message: 'Method not allowed' }, { ...JSONCT, allow: 'GET' }) }],
     ['405 without Allow', false, { method: 'POST', path: VOIE, ...ok(405, { status: 'error', message: 'Method not allowed' }) }],
+    ['304 with a body', false, { method: 'GET', path: '/competition/1', status: 304, headers: { etag: ETAG }, body_b64: b64('{}') }],
+    ['304 without ETag', false, { method: 'GET', path: '/competition/1', status: 304, headers: {}, body_b64: '' }],
+    ['200 without ETag', false, { method: 'GET', path: '/competition/1', status: 200, headers: JSONCT, body_b64: b64({ status: 'success', competition: comp1 }) }],
+    ['a weak ETag', false, { method: 'GET', path: '/competition/1', status: 200, headers: { ...JSONCT, etag: 'W/' + ETAG }, body_b64: b64({ status: 'success', competition: comp1 }) }],
     ['204 with a body', false, { method: 'OPTIONS', path: VOIE, status: 204, headers: { allow: 'GET, HEAD, PUT, DELETE' }, body_b64: b64('{}') }],
     ['HEAD with a body', false, { method: 'HEAD', path: '/competition/1', ...ok(200, { status: 'success', competition: comp1 }) }],
     ['an HTML error page', false, { method: 'GET', path: '/competition/1', status: 404, headers: { 'content-type': 'text/html' }, body_b64: b64('<html></html>') }],
