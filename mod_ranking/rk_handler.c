@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "apr_strings.h"
+#include "apr_thread_cond.h"
+#include "apr_thread_mutex.h"
 #include "util_filter.h"
 
 #include "rk_glue.h"
@@ -286,8 +288,11 @@ static apr_status_t caches_destroy(void *unused)
     return APR_SUCCESS;
 }
 
+static void put_child_init(apr_pool_t *p, server_rec *s);
+
 void rk_cache_child_init(apr_pool_t *p, server_rec *s)
 {
+    put_child_init(p, s);
     if (apr_thread_mutex_create(&cache_mutex, APR_THREAD_MUTEX_DEFAULT, p) != APR_SUCCESS) {
         ap_log_error(APLOG_MARK, APLOG_ERR, 0, s, "mod_ranking: no cache mutex: caches off");
         cache_mutex = NULL;
@@ -895,119 +900,246 @@ static int do_read(request_rec *r, rk_req *rq)
 
 /* ---- lane writes (variant A) ---- */
 
+/* Lane PUTs are committed in groups.  SQLite commits one transaction at a time and
+ * each commit waits for the disk (WAL, synchronous=FULL), so the writers of a child
+ * process queue their checked updates; one of them (the leader) takes the write
+ * mutex, runs every queued update in one transaction, each inside its own savepoint
+ * (a refused update is rolled back alone), commits once, and wakes the others.  Every
+ * writer answers only after the commit that holds its update: as durable as one
+ * transaction per request, with one disk sync for the whole group.  The leader
+ * allocates a job's results in the job's request pool while that request's thread
+ * waits, so a pool is never used by two threads at once.  PostgreSQL runs each PUT on
+ * its own (its transactions do not serialise). */
+typedef struct put_job {
+    request_rec *r;
+    rk_req *rq;
+    rk_lane_patch *patch;
+    int status;           /* HTTP_OK, or the error answer's status */
+    const char *err;      /* its message (NULL: the status's own) */
+    json_t *json;         /* the lane as stored, on success */
+    int done;
+    struct put_job *next;
+} put_job;
+
+static apr_thread_mutex_t *put_mutex;
+static apr_thread_cond_t *put_cond;
+static put_job *put_queue, **put_tail = &put_queue;
+static int put_leader;
+
+static void put_child_init(apr_pool_t *p, server_rec *s)
+{
+    if (apr_thread_mutex_create(&put_mutex, APR_THREAD_MUTEX_DEFAULT, p) != APR_SUCCESS
+        || apr_thread_cond_create(&put_cond, p) != APR_SUCCESS) {
+        ap_log_error(APLOG_MARK, APLOG_WARNING, 0, s, "mod_ranking: no lane write queue: "
+                     "each lane PUT commits on its own");
+        put_mutex = NULL;
+    }
+}
+
+/* One update, inside the open transaction: HTTP_OK with JOB->json, or the error. */
+static void put_one(rk_db *db, put_job *job)
+{
+    request_rec *r = job->r;
+    rk_req *rq = job->rq;
+    rk_lane_patch *patch = job->patch;
+    const char *args[RK_MAX_IDS], *lane[2], *found_spot[1], *cnt[1], *uargs[8], *cargs[4];
+    apr_int64_t lane_count;
+    int nrows;
+
+    path_args(rq, args);
+    switch (select_one(r, db, RK_Q_LANE_FOR_UPDATE, args, lane, 2)) {
+    case -1: job->status = HTTP_SERVICE_UNAVAILABLE; return;
+    case 0:  job->status = HTTP_NOT_FOUND; return;   /* deleted meanwhile */
+    }
+    lane_count = lane[1] ? apr_atoi64(lane[1]) : RK_LANE_NUMBER_MAX;
+    if ((patch->set & RK_LANE_SET_NUMBER) && patch->number > lane_count) {
+        job->status = HTTP_BAD_REQUEST;
+        job->err = "Invalid body: number greater than the zone's lane_count";
+        return;
+    }
+    if ((patch->set & RK_LANE_SET_SPOT) && !patch->spot_null) {
+        const char *sargs[2] = { rq->route.ids[0], patch->spot_id };
+        switch (select_one(r, db, RK_Q_SPOT_IN_COMPETITION, sargs, found_spot, 1)) {
+        case -1: job->status = HTTP_SERVICE_UNAVAILABLE; return;
+        case 0:
+            job->status = HTTP_BAD_REQUEST;
+            job->err = "Invalid body: spot_id is not a spot of this competition";
+            return;
+        }
+    }
+    uargs[0] = (patch->set & RK_LANE_SET_NUMBER) ? "set" : "keep";
+    uargs[1] = apr_psprintf(r->pool, "%" APR_INT64_T_FMT,
+                            (apr_int64_t)((patch->set & RK_LANE_SET_NUMBER) ? patch->number : 0));
+    uargs[2] = !(patch->set & RK_LANE_SET_SPOT) ? "keep" : patch->spot_null ? "null" : "set";
+    uargs[3] = (patch->set & RK_LANE_SET_SPOT) && !patch->spot_null ? patch->spot_id : "0";
+    uargs[4] = !(patch->set & RK_LANE_SET_SCORE) ? "keep" : patch->score_null ? "null" : "set";
+    uargs[5] = (patch->set & RK_LANE_SET_SCORE) && !patch->score_null ? patch->score : "";
+    uargs[6] = rq->route.ids[2];
+    uargs[7] = rq->route.ids[3];
+    if (db_query_at(r, db, RK_Q_LANE_UPDATE, uargs, &nrows, APLOG_INFO) != 0) {
+        /* the UNIQUE constraints of the database refused it, or the database failed:
+         * undo it (PostgreSQL refuses any statement before that), then look for the
+         * lane in the way */
+        if (tx(r, db, "ROLLBACK TO SAVEPOINT rk_lane") != 0) {
+            job->status = HTTP_SERVICE_UNAVAILABLE;
+            return;
+        }
+        cargs[0] = uargs[6];
+        cargs[1] = uargs[7];
+        cargs[2] = uargs[1];
+        cargs[3] = uargs[3];
+        if (select_one(r, db, RK_Q_LANE_CONFLICT, cargs, cnt, 1) == 1 && cnt[0]
+            && apr_atoi64(cnt[0]) > 0) {
+            job->status = HTTP_CONFLICT;
+            job->err = (patch->set & RK_LANE_SET_NUMBER)
+                ? "Conflict: the lane number or the spot is already used in this heat"
+                : "Conflict: the spot is already in another lane of this heat";
+        }
+        else {
+            job->status = HTTP_SERVICE_UNAVAILABLE;
+        }
+        return;
+    }
+    job->json = nrows == 1 ? read_json(r, db, rq, &job->status) : NULL;
+    if (!job->json && job->status == HTTP_OK) {
+        job->status = HTTP_NOT_FOUND;
+    }
+}
+
+/* Run the jobs of BATCH in one transaction, on DB (the leader's connection; R, the
+ * leader's request, for the transaction's own log lines), and commit it.  Each job
+ * ends with its status set; a job that failed changed nothing. */
+static void put_batch(request_rec *r, rk_db *db, put_job *batch)
+{
+    put_job *j;
+    int locked = 0, begun = 0, failed = 0, n = 0, refused = 0;
+
+    for (j = batch; j; j = j->next) {
+        j->status = HTTP_OK;
+        j->err = NULL;
+        j->json = NULL;
+    }
+    if (write_lock(r, db) == 0) {
+        locked = 1;
+        begun = tx(r, db, "BEGIN") == 0;
+    }
+    failed = !begun;
+    for (j = batch; j && !failed; j = j->next) {
+        if (tx(j->r, db, "SAVEPOINT rk_lane") != 0) {
+            failed = 1;
+            break;
+        }
+        put_one(db, j);
+        if (j->status != HTTP_OK) {
+            json_decref(j->json);
+            j->json = NULL;
+            if (j->status != HTTP_CONFLICT   /* already rolled back */
+                && tx(j->r, db, "ROLLBACK TO SAVEPOINT rk_lane") != 0) {
+                failed = 1;
+                break;
+            }
+        }
+        if (tx(j->r, db, "RELEASE SAVEPOINT rk_lane") != 0) {
+            failed = 1;
+        }
+    }
+    if (!failed && tx(r, db, "COMMIT") != 0) {
+        failed = 1;
+    }
+    if (failed) {
+        if (begun) {
+            tx(r, db, "ROLLBACK");
+        }
+        for (j = batch; j; j = j->next) {
+            json_decref(j->json);
+            j->json = NULL;
+            if (j->status == HTTP_OK) {
+                j->status = HTTP_SERVICE_UNAVAILABLE;
+            }
+        }
+    }
+    if (locked) {
+        write_unlock(db);
+    }
+    for (j = batch; j; j = j->next) {
+        n++;
+        refused += j->status != HTTP_OK;
+    }
+    ap_log_rerror(APLOG_MARK, APLOG_TRACE1, 0, r, "lane writes: %d in one transaction, "
+                  "%d refused, %s", n, refused, failed ? "rolled back" : "committed");
+}
+
+/* Queue JOB and wait until a commit holds it (see above); the first writer to find
+ * no leader at work runs the queue. */
+static void put_run(request_rec *r, rk_db *db, put_job *job)
+{
+    put_job *batch;
+
+    if (!put_mutex || !db->conn->sqlite) {
+        put_batch(r, db, job);
+        return;
+    }
+    apr_thread_mutex_lock(put_mutex);
+    *put_tail = job;
+    put_tail = &job->next;
+    while (!job->done) {
+        if (put_leader) {
+            apr_thread_cond_wait(put_cond, put_mutex);
+            continue;
+        }
+        put_leader = 1;
+        batch = put_queue;           /* holds JOB: no leader took it */
+        put_queue = NULL;
+        put_tail = &put_queue;
+        apr_thread_mutex_unlock(put_mutex);
+        put_batch(r, db, batch);
+        apr_thread_mutex_lock(put_mutex);
+        for (; batch; batch = batch->next) {
+            batch->done = 1;
+        }
+        put_leader = 0;
+        apr_thread_cond_broadcast(put_cond);
+    }
+    apr_thread_mutex_unlock(put_mutex);
+}
+
 static int do_put(request_rec *r, rk_req *rq)
 {
-    const char *args[8], *lane[2], *found_spot[1], *cnt[1];
-    const char **ids = args;
-    rk_lane_patch *patch = apr_pcalloc(r->pool, sizeof(*patch));
-    const char *err = NULL;
+    const char *args[RK_MAX_IDS], *lane[2];
+    put_job *job = apr_pcalloc(r->pool, sizeof(*job));
     char *body;
     apr_size_t len;
-    apr_int64_t lane_count;
-    int rv, nrows, status;
+    int rv;
     rk_db db;
-    json_t *json;
 
     if ((rv = rk_db_open(r, &db)) != OK) {
         return send_status(r, rv);
     }
-    path_args(rq, ids);
-    switch (select_one(r, &db, RK_Q_LANE_FOR_UPDATE, ids, lane, 2)) {
+    /* 404 before the body is read; the transaction checks again */
+    path_args(rq, args);
+    switch (select_one(r, &db, RK_Q_LANE_FOR_UPDATE, args, lane, 2)) {
     case -1: return send_status(r, HTTP_SERVICE_UNAVAILABLE);
     case 0:  return send_status(r, HTTP_NOT_FOUND);
     }
     if ((rv = take_json_body(r, &body, &len)) != OK) {
         return rv;
     }
-    if (rk_lane_patch_parse(body, len, patch, &err) != 0) {
-        return rk_send_error(r, HTTP_BAD_REQUEST, err);
+    job->r = r;
+    job->rq = rq;
+    job->patch = apr_pcalloc(r->pool, sizeof(*job->patch));
+    if (rk_lane_patch_parse(body, len, job->patch, &job->err) != 0) {
+        return rk_send_error(r, HTTP_BAD_REQUEST, job->err);
     }
-
-    if (write_lock(r, &db) != 0) {
-        return send_status(r, HTTP_SERVICE_UNAVAILABLE);
+    put_run(r, &db, job);
+    if (job->status != HTTP_OK) {
+        return rk_send_error(r, job->status, job->err);
     }
-    if (tx(r, &db, "BEGIN") != 0) {
-        write_unlock(&db);
-        return send_status(r, HTTP_SERVICE_UNAVAILABLE);
-    }
-    status = HTTP_OK;
-    err = NULL;
-    path_args(rq, ids);
-    switch (select_one(r, &db, RK_Q_LANE_FOR_UPDATE, ids, lane, 2)) {
-    case -1: status = HTTP_SERVICE_UNAVAILABLE; break;
-    case 0:  status = HTTP_NOT_FOUND; break;   /* deleted meanwhile */
-    }
-    lane_count = lane[1] ? apr_atoi64(lane[1]) : RK_LANE_NUMBER_MAX;
-    if (status == HTTP_OK && (patch->set & RK_LANE_SET_NUMBER) && patch->number > lane_count) {
-        status = HTTP_BAD_REQUEST;
-        err = "Invalid body: number greater than the zone's lane_count";
-    }
-    if (status == HTTP_OK && (patch->set & RK_LANE_SET_SPOT) && !patch->spot_null) {
-        const char *sargs[2] = { rq->route.ids[0], patch->spot_id };
-        switch (select_one(r, &db, RK_Q_SPOT_IN_COMPETITION, sargs, found_spot, 1)) {
-        case -1: status = HTTP_SERVICE_UNAVAILABLE; break;
-        case 0:
-            status = HTTP_BAD_REQUEST;
-            err = "Invalid body: spot_id is not a spot of this competition";
-            break;
-        }
-    }
-    if (status == HTTP_OK) {
-        const char *heat = rq->route.ids[2], *lane_id = rq->route.ids[3];
-        const char *uargs[8];
-
-        uargs[0] = (patch->set & RK_LANE_SET_NUMBER) ? "set" : "keep";
-        uargs[1] = apr_psprintf(r->pool, "%" APR_INT64_T_FMT, (apr_int64_t)((patch->set & RK_LANE_SET_NUMBER) ? patch->number : 0));
-        uargs[2] = !(patch->set & RK_LANE_SET_SPOT) ? "keep" : patch->spot_null ? "null" : "set";
-        uargs[3] = (patch->set & RK_LANE_SET_SPOT) && !patch->spot_null ? patch->spot_id : "0";
-        uargs[4] = !(patch->set & RK_LANE_SET_SCORE) ? "keep" : patch->score_null ? "null" : "set";
-        uargs[5] = (patch->set & RK_LANE_SET_SCORE) && !patch->score_null ? patch->score : "";
-        uargs[6] = heat;
-        uargs[7] = lane_id;
-        if (db_query_at(r, &db, RK_Q_LANE_UPDATE, uargs, &nrows, APLOG_INFO) != 0) {
-            /* the UNIQUE constraints of the database refused it, or the database
-             * failed: roll back, then look for the lane in the way */
-            const char *cargs[4];
-            tx(r, &db, "ROLLBACK");
-            cargs[0] = heat;
-            cargs[1] = lane_id;
-            cargs[2] = uargs[1];
-            cargs[3] = uargs[3];
-            rv = select_one(r, &db, RK_Q_LANE_CONFLICT, cargs, cnt, 1);
-            write_unlock(&db);
-            if (rv == 1 && cnt[0] && apr_atoi64(cnt[0]) > 0) {
-                return rk_send_error(r, HTTP_CONFLICT, (patch->set & RK_LANE_SET_NUMBER)
-                    ? "Conflict: the lane number or the spot is already used in this heat"
-                    : "Conflict: the spot is already in another lane of this heat");
-            }
-            return send_status(r, HTTP_SERVICE_UNAVAILABLE);
-        }
-        json = nrows == 1 ? read_json(r, &db, rq, &status) : NULL;
-        if (!json && status == HTTP_OK) {
-            status = HTTP_NOT_FOUND;
-        }
-    }
-    else {
-        json = NULL;
-    }
-    if (status != HTTP_OK) {
-        tx(r, &db, "ROLLBACK");
-        write_unlock(&db);
-        return rk_send_error(r, status, err);
-    }
-    if (tx(r, &db, "COMMIT") != 0) {
-        tx(r, &db, "ROLLBACK");
-        write_unlock(&db);
-        json_decref(json);
-        return send_status(r, HTTP_SERVICE_UNAVAILABLE);
-    }
-    write_unlock(&db);
     ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "lane %s of heat %s changed by %s:%s%s%s",
                   rq->route.ids[3], rq->route.ids[2], r->user ? r->user : "-",
-                  (patch->set & RK_LANE_SET_NUMBER) ? " number" : "",
-                  (patch->set & RK_LANE_SET_SPOT) ? " spot_id" : "",
-                  (patch->set & RK_LANE_SET_SCORE) ? " score" : "");
-    return rk_send_json(r, HTTP_OK, json);
+                  (job->patch->set & RK_LANE_SET_NUMBER) ? " number" : "",
+                  (job->patch->set & RK_LANE_SET_SPOT) ? " spot_id" : "",
+                  (job->patch->set & RK_LANE_SET_SCORE) ? " score" : "");
+    return rk_send_json(r, HTTP_OK, job->json);
 }
 
 static int do_delete(request_rec *r, rk_req *rq)

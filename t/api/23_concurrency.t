@@ -4,7 +4,9 @@
 # request succeeds (no 503, no "database is locked") and each lane ends with its
 # writer's last value.  Then races for the same number / the same spot in heat 255:
 # exactly one writer wins, the other gets 409.  Everything is put back at the end.
-# tests: 47 (t/run-apache-test.sh fails when fewer run)
+# Then group commits (see rk_handler.c, do_put): 5 rounds of 6 writers and 6 clashing
+# writers at once.
+# tests: 63 (t/run-apache-test.sh fails when fewer run)
 use strict;
 use warnings;
 use utf8;
@@ -129,6 +131,59 @@ for my $round (1 .. 5) {
     @codes = sort map { $_->{code} // 0 } @r;
     is("@codes", '200 409', "round $round, spot 160 for lanes 2018 and 2020: one 200, one 409");
     req(PUT => "$V/$_", $editor, { spot_id => $orig255{$_}{spot_id} }) for 2018, 2020;
+}
+
+# ---- group commit: refused writes share a transaction with accepted ones ----
+# 6 writers update the scores of their own lanes of heat 251 while 6 others keep asking
+# for a lane number of heat 255 that another lane holds (409); with threads (event,
+# worker) and SQLite, the writes of a child are committed in groups: some group must
+# hold both kinds, the 409s change nothing and the others keep their values.
+my @g_lanes = @lanes[0 .. 5];
+my $threaded = do {
+    open my $m, '<', "$FindBin::Bin/../conf/mpm.conf" or die "mpm.conf: $!";
+    local $/;
+    <$m> !~ /mpm_prefork/;
+} && ($ENV{RANKING_DBD_DRIVER} // 'sqlite3') eq 'sqlite3';
+my $mixed = 0;
+my $g_start = -s $err_log // 0;
+for my $round (1 .. 5) {
+    my $taken = decode(req(GET => "$V/2017", $reader))->{voie}{number};
+    my @g = run_parallel(
+        (map { my $k = $_; sub {
+            my %codes;
+            for my $i (0 .. 9) {
+                my $res = req(PUT => $path->($g_lanes[$k]), $editor, { score => "g$round-$k-$i" });
+                $codes{ $res->code }++;
+            }
+            return { codes => \%codes } } } 0 .. 5),
+        (map { sub {
+            my %codes;
+            for my $i (0 .. 9) {
+                $codes{ req(PUT => "$V/2018", $editor, { number => $taken })->code }++;
+            }
+            return { codes => \%codes } } } 0 .. 5));
+    my $ok200 = grep { ($_->{codes}{200} // 0) == 10 } @g[0 .. 5];
+    my $ok409 = grep { ($_->{codes}{409} // 0) == 10 } @g[6 .. 11];
+    is("$ok200 $ok409", '6 6', "group round $round: 60 score writes answered 200, 60 number clashes 409");
+    my @ends = map { decode(req(GET => $path->($g_lanes[$_]), $reader))->{voie}{score} // '' } 0 .. 5;
+    is("@ends", join(' ', map { "g$round-$_-9" } 0 .. 5), "group round $round: each lane has its writer's last score");
+    is(decode(req(GET => "$V/2018", $reader))->{voie}{number}, $orig255{2018}{number},
+       "group round $round: lane 2018 kept its number");
+    open my $lf, '<', $err_log or die "$err_log: $!";
+    seek $lf, $g_start, 0;
+    $mixed += grep { /lane writes: (\d+) in one transaction, (\d+) refused, committed/ && $2 >= 1 && $1 > $2 } <$lf>;
+    close $lf;
+}
+if ($threaded) {
+    ok($mixed > 0, "a commit held accepted and refused lane writes together ($mixed such commits)");
+}
+else {
+    # one thread per process (prefork) or PostgreSQL: every write commits on its own
+    open my $lf, '<', $err_log or die "$err_log: $!";
+    seek $lf, $g_start, 0;
+    my @groups = grep { /lane writes: (\d+) in one transaction/ && $1 > 1 } <$lf>;
+    close $lf;
+    is(scalar @groups, 0, 'no group commit without threads or on PostgreSQL');
 }
 
 # ---- no "database is locked", no 503 in the error log ----
