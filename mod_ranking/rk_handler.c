@@ -278,6 +278,7 @@ static int tx(request_rec *r, rk_db *db, const char *what)
 
 static rk_cache *answers, *tokens;
 static apr_thread_mutex_t *cache_mutex;
+static unsigned char token_key[16];   /* the token cache's hash key, per child */
 
 static apr_status_t caches_destroy(void *unused)
 {
@@ -295,6 +296,13 @@ void rk_cache_child_init(apr_pool_t *p, server_rec *s)
     put_child_init(p, s);
     if (apr_thread_mutex_create(&cache_mutex, APR_THREAD_MUTEX_DEFAULT, p) != APR_SUCCESS) {
         ap_log_error(APLOG_MARK, APLOG_ERR, 0, s, "mod_ranking: no cache mutex: caches off");
+        cache_mutex = NULL;
+        return;
+    }
+    if (apr_generate_random_bytes(token_key, sizeof(token_key)) != APR_SUCCESS) {
+        ap_log_error(APLOG_MARK, APLOG_ERR, 0, s, "mod_ranking: no random bytes for the "
+                     "token cache: caches off");
+        apr_thread_mutex_destroy(cache_mutex);
         cache_mutex = NULL;
         return;
     }
@@ -405,43 +413,34 @@ typedef struct {
     char user[65];
 } token_entry;
 
-int rk_authenticate(request_rec *r, rk_req *rq)
+/* The token check proper, after the request's database state is known: the token
+ * cache of this child process, keyed by a keyed hash of the token (rk_token_cache_key,
+ * under a key drawn at child start), else the database (by the token's SHA-256).
+ * Kept apart (not inlined) so that a profile shows what it costs; ./scripts/bench
+ * measures it. */
+static int __attribute__((noinline))
+token_lookup(request_rec *r, rk_req *rq, rk_db *db, const char *tok, size_t len)
 {
-    const char *tok = NULL, *args[2], *out[3], *key;
-    char hash[RK_HASH_HEX + 1];
-    size_t len = 0;
+    const char *args[2], *out[3];
+    char key[64 + RK_TOKEN_KEY_HEX + 2], hash[RK_HASH_HEX + 1];
     apr_int64_t now = apr_time_sec(r->request_time);
+    size_t elen = strlen(rq->epoch);
     token_entry *te;
     apr_size_t tlen = 0;
-    rk_db db;
-    int rv;
 
-    switch (rk_bearer_parse(apr_table_get(r->headers_in, "Authorization"), &tok, &len)) {
-    case RK_AUTH_NONE:
-    case RK_AUTH_OTHER:
-        return unauthorized(r, 0);
-    case RK_AUTH_BEARER_BAD:
-        return unauthorized(r, 1);
-    case RK_AUTH_BEARER:
-        break;
+    /* "<epoch>|<keyed hash of the token>"; the epoch is 16 hex digits (schema) */
+    if (elen > 64) {
+        elen = 64;
     }
-    rk_sha256_hex(tok, len, hash);
-    if ((rv = rk_db_open(r, &db)) != OK) {
-        send_status(r, rv);
-        return rv;
-    }
-    if (revision(r, &db, rq) != 0) {
-        send_status(r, HTTP_SERVICE_UNAVAILABLE);
-        return HTTP_SERVICE_UNAVAILABLE;
-    }
-    /* a token found valid stays valid until it expires or the accounts or tokens
-     * change (auth revision) */
-    key = apr_pstrcat(r->pool, rq->epoch, "|", hash, NULL);
+    memcpy(key, rq->epoch, elen);
+    key[elen] = '|';
+    rk_token_cache_key(tok, len, token_key, key + elen + 1);
     te = (token_entry *)cache_get(r, tokens, key, rq->auth_rev, &tlen);
     if (!te || tlen != sizeof(*te) || te->expires <= now) {
+        rk_sha256_hex(tok, len, hash);
         args[0] = hash;
         args[1] = apr_psprintf(r->pool, "%" APR_INT64_T_FMT, now);
-        switch (select_one(r, &db, RK_Q_TOKEN_LOOKUP, args, out, 3)) {
+        switch (select_one(r, db, RK_Q_TOKEN_LOOKUP, args, out, 3)) {
         case -1:
             send_status(r, HTTP_SERVICE_UNAVAILABLE);
             return HTTP_SERVICE_UNAVAILABLE;
@@ -459,6 +458,34 @@ int rk_authenticate(request_rec *r, rk_req *rq)
     rq->editor = te->editor;
     rq->authenticated = 1;
     return OK;
+}
+
+int rk_authenticate(request_rec *r, rk_req *rq)
+{
+    const char *tok = NULL;
+    size_t len = 0;
+    rk_db db;
+    int rv;
+
+    switch (rk_bearer_parse(apr_table_get(r->headers_in, "Authorization"), &tok, &len)) {
+    case RK_AUTH_NONE:
+    case RK_AUTH_OTHER:
+        return unauthorized(r, 0);
+    case RK_AUTH_BEARER_BAD:
+        return unauthorized(r, 1);
+    case RK_AUTH_BEARER:
+        break;
+    }
+    /* the connection and the change counters serve the handler too */
+    if ((rv = rk_db_open(r, &db)) != OK) {
+        send_status(r, rv);
+        return rv;
+    }
+    if (revision(r, &db, rq) != 0) {
+        send_status(r, HTTP_SERVICE_UNAVAILABLE);
+        return HTTP_SERVICE_UNAVAILABLE;
+    }
+    return token_lookup(r, rq, &db, tok, len);
 }
 
 /* ---- request bodies ---- */

@@ -13,6 +13,18 @@ void rk_sha256(const void *data, size_t len, unsigned char out[32]);
 /* Lower-case hex SHA-256 of DATA, NUL-terminated. */
 void rk_sha256_hex(const void *data, size_t len, char out[RK_HASH_HEX + 1]);
 
+/* SipHash-2-4 (Aumasson and Bernstein) of DATA under the 16-byte KEY, 128-bit output
+ * (the reference's siphash() with outlen 16); OUTLEN 8 gives the 64-bit variant. */
+void rk_siphash(const void *data, size_t len, const unsigned char key[16], unsigned char *out,
+                size_t outlen);
+
+/* The key under which a child process caches what it knows about a token: lower-case
+ * hex of SipHash-2-4-128 of the token under the process's random KEY.  Cheap (a tenth
+ * of a SHA-256), and the cache holds no token, nor what the database stores. */
+#define RK_TOKEN_KEY_HEX 32
+void rk_token_cache_key(const char *tok, size_t len, const unsigned char key[16],
+                        char out[RK_TOKEN_KEY_HEX + 1]);
+
 /* Base64url (RFC 4648 section 5) of RAW without padding, NUL-terminated. */
 void rk_token_encode(const unsigned char raw[RK_TOKEN_RAW_BYTES], char out[RK_TOKEN_CHARS + 1]);
 

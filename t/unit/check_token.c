@@ -103,6 +103,62 @@ static void check_encode(const unsigned char raw[RK_TOKEN_RAW_BYTES], const char
     ck_assert_int_eq(rk_token_shape_ok(out, strlen(out)), 1);
 }
 
+/* SipHash-2-4 reference vectors (key 00..0f, message 00 01 02 ... of length n) */
+static void check_sip(size_t n, size_t outlen, const unsigned char *want)
+{
+    unsigned char key[16], msg[64] = { 0 }, out[16];
+    size_t i;
+
+    for (i = 0; i < 16; i++) {
+        key[i] = (unsigned char)i;
+    }
+    for (i = 0; i < n; i++) {
+        msg[i] = (unsigned char)i;
+    }
+    rk_siphash(msg, n, key, out, outlen);
+    ck_assert_mem_eq(out, want, outlen);
+}
+
+START_TEST(test_siphash_vectors)
+{
+    static const unsigned char v64_0[8] = { 0x31, 0x0e, 0x0e, 0xdd, 0x47, 0xdb, 0x6f, 0x72 };
+    static const unsigned char v64_1[8] = { 0xfd, 0x67, 0xdc, 0x93, 0xc5, 0x39, 0xf8, 0x74 };
+    static const unsigned char v64_15[8] = { 0xe5, 0x45, 0xbe, 0x49, 0x61, 0xca, 0x29, 0xa1 };
+    static const unsigned char v128_0[16] = { 0xa3, 0x81, 0x7f, 0x04, 0xba, 0x25, 0xa8, 0xe6,
+                                              0x6d, 0xf6, 0x72, 0x14, 0xc7, 0x55, 0x02, 0x93 };
+    static const unsigned char v128_1[16] = { 0xda, 0x87, 0xc1, 0xd8, 0x6b, 0x99, 0xaf, 0x44,
+                                              0x34, 0x76, 0x59, 0x11, 0x9b, 0x22, 0xfc, 0x45 };
+
+    check_sip(0, 8, v64_0);
+    check_sip(1, 8, v64_1);
+    check_sip(15, 8, v64_15);
+    check_sip(0, 16, v128_0);
+    check_sip(1, 16, v128_1);
+}
+END_TEST
+
+START_TEST(test_token_cache_key)
+{
+    unsigned char k1[16] = { 1 }, k2[16] = { 2 };
+    char a[RK_TOKEN_KEY_HEX + 1], b[RK_TOKEN_KEY_HEX + 1], c[RK_TOKEN_KEY_HEX + 1];
+    const char *tok = "q5v7Rp0FQYtY3hNn6f3o5r9yS2lKxJ8wT1cE4mB0aZA";
+    size_t i;
+
+    rk_token_cache_key(tok, strlen(tok), k1, a);
+    rk_token_cache_key(tok, strlen(tok), k1, b);
+    ck_assert_str_eq(a, b);                       /* a function of token and key */
+    ck_assert_uint_eq(strlen(a), RK_TOKEN_KEY_HEX);
+    for (i = 0; i < RK_TOKEN_KEY_HEX; i++) {
+        ck_assert(strchr("0123456789abcdef", a[i]) != NULL);
+    }
+    rk_token_cache_key(tok, strlen(tok), k2, c);
+    ck_assert_str_ne(a, c);                       /* another process, another key */
+    rk_token_cache_key(tok, strlen(tok) - 1, k1, c);
+    ck_assert_str_ne(a, c);
+    ck_assert(strstr(a, tok) == NULL);
+}
+END_TEST
+
 START_TEST(test_token_encode)
 {
     unsigned char raw[RK_TOKEN_RAW_BYTES];
@@ -437,6 +493,8 @@ static Suite *token_suite(void)
     suite_add_tcase(s, tc);
 
     tc = tcase_create("token");
+    tcase_add_test(tc, test_siphash_vectors);
+    tcase_add_test(tc, test_token_cache_key);
     tcase_add_test(tc, test_token_encode);
     tcase_add_test(tc, test_token_generate);
     tcase_add_test(tc, test_token_shape);
