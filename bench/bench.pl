@@ -1,0 +1,513 @@
+#!/usr/bin/perl
+# bench/bench.pl: the benchmark behind ./scripts/bench (which builds the module and
+# installs wrk first; run that).  Starts httpd (event MPM) on loopback with the module
+# built in BUILD, on a SQLite database holding the demo and the large competition of
+# bench/large.sql, and measures with wrk:
+#   - each read route against the same bytes served by the same httpd as a static file,
+#     alternating runs, token checking on (the same Authorization header on both);
+#   - conditional GETs (304) against the static file's 304;
+#   - lane PUT with 16 clients against SQLite's own single-row commit rate on the same
+#     disk (sqlite3, WAL, synchronous=FULL), alternating runs;
+#   - POST /connect against one bcrypt check (bench/bcrypt-cost.c);
+#   - the token check's share of a request, in instructions (callgrind), if valgrind
+#     is installed;
+#   - the peak RSS of the httpd children before and after REQUESTS requests.
+# Prints one table and writes it as JSON.  Exit status: 0 when every target is met
+# (in --smoke mode: when every measurement ran without an error), 1 otherwise.
+#
+#   bench.pl --build DIR [--smoke] [--duration S] [--rounds N] [--requests N]
+#            [--json FILE] [--no-callgrind]
+use strict;
+use warnings;
+use feature 'state';
+use Cwd qw(abs_path);
+use File::Basename qw(dirname);
+use File::Copy qw(copy);
+use File::Path qw(make_path remove_tree);
+use Getopt::Long;
+use JSON::PP;
+use LWP::UserAgent;
+use POSIX qw(strftime);
+use Time::HiRes qw(time sleep);
+
+my $ROOT;
+BEGIN { $ROOT = abs_path(dirname(__FILE__) . '/..'); }
+use lib "$ROOT/t/lib";
+use RkServer;
+
+my %o = (duration => 5, rounds => 3, requests => 1_000_000, connections => 32,
+         callgrind => 1, pin => 1, only => '');
+GetOptions(\%o, 'build=s', 'smoke', 'duration=f', 'rounds=i', 'requests=i', 'json=s',
+           'connections=i', 'threads=i', 'callgrind!', 'pin!', 'only=s') or die "bad options\n";
+# With 2 CPUs or more, wrk runs on the last one and httpd on the others, so that the
+# load generator does not take the server's CPU time at random moments: the figures
+# then compare the server's cost per request, which is what the module changes.
+my $ncpu = `nproc` + 0;
+$o{pin} = 0 if $ncpu < 2 || !`sh -c 'command -v taskset'`;
+$o{threads} //= $o{pin} ? 1 : 2;
+my @wrk_prefix = $o{pin} ? ('taskset', '-c', $ncpu - 1) : ();
+my $server_cpus = $ncpu > 2 ? '0-' . ($ncpu - 2) : '0';
+die "--build DIR is required\n" unless $o{build};
+if ($o{smoke}) {
+    $o{duration} = 1;
+    $o{rounds} = 1;
+    $o{requests} = 20_000;
+    $o{callgrind} = 0;
+}
+my $build = abs_path($o{build}) or die "no build directory $o{build}\n";
+my $so = "$build/mod_ranking/.libs/mod_ranking.so";
+-f $so or die "$so: not built\n";
+$o{json} //= "$build/bench.json";
+
+sub info { print STDERR "bench: @_\n"; }
+
+# ---- database and server -------------------------------------------------------------
+
+my $dir = "$build/bench-run";
+remove_tree($dir);
+make_path("$dir/db", "$dir/static");
+my $db = "$dir/db/bench.db";
+
+sub make_db {
+    my $file = shift;
+    for my $sql ("$ROOT/sql/schema.sql", "$ROOT/sql/demo.sql", "$ROOT/bench/large.sql") {
+        system("sqlite3 '$file' < '$sql' >/dev/null") == 0 or die "sqlite3 $file < $sql\n";
+    }
+}
+info("creating the database (demo + 2,000 spots, 8 zones, 400 heats, 4,000 lanes)");
+make_db($db);
+# mod_mime types the static copies; its only type is ours
+open my $mt, '>', "$dir/mime.types" or die;
+print $mt "application/json json\n";
+close $mt;
+my $moddir = `apxs -q LIBEXECDIR`;
+chomp $moddir;
+
+# Fixed children so that their memory can be followed: 2 processes of 64 threads.
+my $srv = RkServer->new(dir => $dir, so => $so, driver => 'sqlite3',
+                        params => "file:$db?mode=rw", mpm => 'event', extra => <<"CONF");
+LoadModule mime_module $moddir/mod_mime.so
+TypesConfig "$dir/mime.types"
+StartServers 2
+ServerLimit 2
+ThreadsPerChild 64
+MaxRequestWorkers 128
+MinSpareThreads 1
+MaxSpareThreads 128
+MaxConnectionsPerChild 0
+KeepAliveTimeout 30
+MaxKeepAliveRequests 0
+<Location /api>
+    RankingLoginLimit 0
+</Location>
+CONF
+END { $srv->stop if $srv; }
+if ($o{pin}) {
+    for my $pid ($srv->pid, split ' ', `ps --ppid @{[ $srv->pid ]} -o pid=`) {
+        system("taskset -a -p -c $server_cpus $pid >/dev/null") == 0 or die "taskset $pid\n";
+    }
+}
+$SIG{INT} = $SIG{TERM} = sub { exit 1 };
+
+my $base = "http://127.0.0.1:$srv->{port}";
+my $token = $srv->login('judge', 'judge') or die "cannot log in as judge\n";
+my $auth = "Authorization: Bearer $token";
+my $ua = LWP::UserAgent->new(keep_alive => 1, timeout => 60);
+
+sub get {
+    my ($url, @h) = @_;
+    my $res = $ua->get($url, Authorization => "Bearer $token", @h);
+    return $res;
+}
+
+# ---- wrk -----------------------------------------------------------------------------
+
+sub ms {
+    my ($v, $unit) = @_;
+    return $v * ($unit eq 'us' ? 0.001 : $unit eq 's' ? 1000 : $unit eq 'm' ? 60000 : 1);
+}
+
+# One wrk run: { rps, requests, bad (non-2xx/3xx and socket errors), p50, p99 (ms) }
+sub wrk {
+    my (%a) = @_;
+    my @cmd = (@wrk_prefix, 'wrk', '-t', $a{threads} // $o{threads}, '-c', $a{connections} // $o{connections},
+               '-d', ($a{duration} // $o{duration}) . 's', '--latency', '--timeout', '10s');
+    push @cmd, '-H', $_ for @{ $a{headers} // [] };
+    push @cmd, '-s', $a{script} if $a{script};
+    push @cmd, $a{url};
+    open my $fh, '-|', @cmd or die "wrk: $!\n";
+    my $out = do { local $/; <$fh> };
+    close $fh or die "wrk failed: @cmd\n$out";
+    state $n = 0;
+    if (open my $log, '>', sprintf("$dir/wrk-%03d.txt", ++$n)) { print $log "@cmd\n$out"; }
+    my %r = (bad => 0);
+    ($r{rps}) = $out =~ /Requests\/sec:\s+([\d.]+)/ or die "no Requests/sec in wrk's output:\n$out";
+    ($r{requests}) = $out =~ /(\d+) requests in/;
+    $r{bad} += $1 if $out =~ /Non-2xx or 3xx responses:\s+(\d+)/;
+    if ($out =~ /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/) {
+        $r{bad} += $1 + $2 + $3 + $4;
+    }
+    $r{p50} = ms($1, $2) if $out =~ /^\s+50%\s+([\d.]+)(us|ms|s|m)\s*$/m;
+    $r{p99} = ms($1, $2) if $out =~ /^\s+99%\s+([\d.]+)(us|ms|s|m)\s*$/m;
+    return \%r;
+}
+
+sub median_run {
+    my @runs = sort { $a->{rps} <=> $b->{rps} } @_;
+    return $runs[$#runs / 2];
+}
+
+# Alternate A and B, ROUNDS times each (A first in odd rounds), after a warm-up of each;
+# returns the median runs of A and B, and every figure.
+sub alternate {
+    my ($ra, $rb) = @_;
+    my (@a, @b);
+    unless ($o{smoke}) { $ra->(1); $rb->(1); }
+    for my $round (1 .. $o{rounds}) {
+        if ($round % 2) { push @a, $ra->(); push @b, $rb->(); }
+        else            { push @b, $rb->(); push @a, $ra->(); }
+    }
+    return (median_run(@a), median_run(@b), [map { $_->{rps} } @a], [map { $_->{rps} } @b]);
+}
+
+my @rows;       # the table
+my %targets;    # name => { met, what }
+my @errors;     # what went wrong (any mode)
+
+sub target {
+    my ($name, $met, $what) = @_;
+    $targets{$name} = { met => $met ? JSON::PP::true : JSON::PP::false, what => $what };
+}
+
+# ---- read routes against static files ------------------------------------------------
+
+my @routes = (
+    [competition    => '/competition/100'],
+    [competitions   => '/competition/'],
+    [wods           => '/competition/100/wod/'],
+    ['spots-2000'   => '/competition/100/spot/'],
+    ['zone-heats-A' => '/competition/100/zone/300001/heat/'],
+    ['heats-B'      => '/competition/100/heat/'],
+    ['lanes-A'      => '/competition/100/zone/300001/heat/400001/voie/'],
+    ['lanes-B'      => '/competition/100/heat/400001/line/'],
+);
+@routes = grep { $_->[0] =~ /$o{only}/ } @routes if $o{only};
+my %etag;
+for my $rt (@routes) {
+    my ($name, $path) = @$rt;
+    my $res = get("$base/api$path");
+    $res->code == 200 or die "GET $path: " . $res->status_line . "\n";
+    my $body = $res->content;
+    $etag{$name} = $res->header('ETag') or die "GET $path: no ETag\n";
+    open my $fh, '>:raw', "$dir/static/$name.json" or die;
+    print $fh $body;
+    close $fh;
+    my $st = get("$base/static/$name.json");
+    $st->code == 200 && $st->content eq $body or die "static copy of $path differs\n";
+    $st->header('Content-Type') =~ m{^application/json} or die "static $name: not JSON\n";
+    info(sprintf "%-14s %8d bytes: module vs static file", $name, length $body);
+    my ($m, $s, $ma, $sa) = alternate(
+        sub { wrk(url => "$base/api$path", headers => [$auth], $_[0] ? (duration => 1) : ()) },
+        sub { wrk(url => "$base/static/$name.json", headers => [$auth],
+                  $_[0] ? (duration => 1) : ()) });
+    push @rows, { route => "GET $path", name => $name, kind => 'read', bytes => length $body,
+                  module_rps => $m->{rps}, static_rps => $s->{rps},
+                  ratio => $s->{rps} ? $m->{rps} / $s->{rps} : 0,
+                  p50_ms => $m->{p50}, p99_ms => $m->{p99}, static_p99_ms => $s->{p99},
+                  module_runs => $ma, static_runs => $sa, errors => $m->{bad} + $s->{bad} };
+}
+
+# ---- conditional GET -----------------------------------------------------------------
+
+for my $name (grep { my $n = $_; grep { $_->[0] eq $n } @routes } 'wods', 'spots-2000') {
+    my ($path) = map { $_->[1] } grep { $_->[0] eq $name } @routes;
+    my $res = get("$base/api$path", 'If-None-Match' => $etag{$name});
+    $res->code == 304 or die "If-None-Match on $path: " . $res->status_line . "\n";
+    my $st = get("$base/static/$name.json");
+    my $setag = $st->header('ETag');
+    get("$base/static/$name.json", 'If-None-Match' => $setag)->code == 304
+        or die "static $name: no 304\n";
+    info("$name 304: module vs static file");
+    my ($m, $s, $ma, $sa) = alternate(
+        sub { wrk(url => "$base/api$path", headers => [$auth, "If-None-Match: $etag{$name}"],
+                  $_[0] ? (duration => 1) : ()) },
+        sub { wrk(url => "$base/static/$name.json", headers => [$auth, "If-None-Match: $setag"],
+                  $_[0] ? (duration => 1) : ()) });
+    push @rows, { route => "GET $path (304)", name => "$name-304", kind => 'read-304',
+                  bytes => 0, module_rps => $m->{rps}, static_rps => $s->{rps},
+                  ratio => $s->{rps} ? $m->{rps} / $s->{rps} : 0,
+                  p50_ms => $m->{p50}, p99_ms => $m->{p99}, static_p99_ms => $s->{p99},
+                  module_runs => $ma, static_runs => $sa, errors => $m->{bad} + $s->{bad} };
+}
+
+# The ETag changes with the data: one lane PUT, and the old ETag is no longer current.
+{
+    my $lane = '/competition/100/zone/300001/heat/400001/voie/500001';
+    my $req = HTTP::Request->new(PUT => "$base/api$lane",
+        ['Authorization' => "Bearer $token", 'Content-Type' => 'application/json'],
+        '{"score":"ETag check"}');
+    my $put = $ua->request($req);
+    my $after = get("$base/api/competition/100/heat/400001/line/",
+                    'If-None-Match' => $etag{'lanes-B'});
+    my $ok = $put->code == 200 && $after->code == 200
+             && ($after->header('ETag') // '') ne $etag{'lanes-B'};
+    target('etag-changes', $ok, 'a lane PUT changes the ETag of the heat\'s lanes '
+                                . '(old ETag answered 200 with a new ETag)');
+    push @errors, 'the ETag did not change after a lane PUT' unless $ok;
+}
+
+# ---- lane PUT against SQLite's own commit rate ---------------------------------------
+
+my $raw = "$dir/db/raw.db";
+make_db($raw);
+my $raw_n = $o{smoke} ? 200 : 3000;
+my $raw_sql = "$dir/db/raw.sql";
+{
+    open my $fh, '>', $raw_sql or die;
+    print $fh "PRAGMA journal_mode = WAL;\nPRAGMA synchronous = FULL;\nPRAGMA foreign_keys = ON;\n";
+    printf $fh "UPDATE lane SET score = '%d reps' WHERE id = %d;\n", $_, 500001 + ($_ * 7919) % 4000
+        for 1 .. $raw_n;
+    close $fh;
+}
+sub sqlite_commits {
+    my $t0 = time;
+    system("sqlite3 '$raw' < '$raw_sql' >/dev/null") == 0 or die "sqlite3 $raw\n";
+    return { rps => $raw_n / (time - $t0), bad => 0 };
+}
+info('lane PUT, 16 clients, vs sqlite3 committing single-row updates');
+{
+    my ($m, $s, $ma, $sa) = alternate(
+        sub { wrk(url => "$base/api", headers => [$auth], script => "$ROOT/bench/put.lua",
+                  connections => 16, $_[0] ? (duration => 1) : ()) },
+        sub { sqlite_commits() });
+    push @rows, { route => 'PUT …/voie/{v} (16 clients)', name => 'lane-put', kind => 'write',
+                  bytes => 0, module_rps => $m->{rps}, static_rps => $s->{rps},
+                  baseline => 'sqlite3 single-row commits/s, WAL, synchronous=FULL',
+                  ratio => $s->{rps} ? $m->{rps} / $s->{rps} : 0,
+                  p50_ms => $m->{p50}, p99_ms => $m->{p99}, static_p99_ms => undef,
+                  module_runs => $ma, static_runs => $sa, errors => $m->{bad} };
+}
+
+# ---- /connect against one bcrypt check -----------------------------------------------
+
+my $bcost = "$build/bench-run/bcrypt-cost";
+system('sh', '-c', "cc -O2 -o '$bcost' '$ROOT/bench/bcrypt-cost.c' "
+       . '$(apr-1-config --cflags --cppflags --includes) $(apu-1-config --includes) '
+       . '$(apu-1-config --link-ld --libs) $(apr-1-config --link-ld --libs)') == 0
+    or die "cannot build bench/bcrypt-cost.c\n";
+my ($hash) = `sqlite3 '$db' "SELECT password_hash FROM account WHERE name = 'judge'"`;
+chomp $hash;
+my ($bcrypt_us) = split ' ', `'$bcost' judge '$hash' @{[ $o{smoke} ? 3 : 20 ]}`;
+die "bcrypt-cost failed\n" unless $bcrypt_us;
+info('POST /connect, 1 and 2 clients');
+my $c1 = wrk(url => "$base/api", script => "$ROOT/bench/connect.lua", threads => 1,
+             connections => 1, duration => $o{smoke} ? 1 : 3);
+my $c2 = wrk(url => "$base/api", script => "$ROOT/bench/connect.lua", threads => 2,
+             connections => 2, duration => $o{smoke} ? 1 : 3);
+my $per_login_ms = $c1->{rps} ? 1000 / $c1->{rps} : 0;
+push @rows, { route => 'POST /connect (2 clients)', name => 'connect', kind => 'login',
+              bytes => 0, module_rps => $c2->{rps}, static_rps => 1e6 / $bcrypt_us,
+              baseline => 'bcrypt checks/s on one core (bench/bcrypt-cost.c)',
+              ratio => $c2->{rps} * $bcrypt_us / 1e6, p50_ms => $c2->{p50}, p99_ms => $c2->{p99},
+              static_p99_ms => undef, errors => $c1->{bad} + $c2->{bad},
+              one_client_ms => $per_login_ms, bcrypt_ms => $bcrypt_us / 1000 };
+target('connect-one-bcrypt', $per_login_ms < 1.5 * $bcrypt_us / 1000,
+       sprintf('a login with 1 client takes %.1f ms, one bcrypt check %.1f ms (< 1.5x)',
+               $per_login_ms, $bcrypt_us / 1000));
+
+# ---- the token check's share of a request (callgrind) --------------------------------
+
+my %token_share;
+if ($o{callgrind} && `sh -c 'command -v valgrind'`) {
+    info('token check share of a request, under callgrind (slow)');
+    my $port = RkServer::free_port();
+    my $conf = "$dir/callgrind.conf";
+    open my $in, '<', $srv->{conf} or die;
+    open my $out, '>', $conf or die;
+    while (<$in>) {
+        s/^Listen .*/Listen 127.0.0.1:$port/;
+        s/^PidFile .*/PidFile "$dir\/callgrind.pid"/;
+        s/^ErrorLog .*/ErrorLog "$dir\/logs\/callgrind_error_log"/;
+        print $out $_;
+    }
+    close $out;
+    my $cg = "$dir/logs/callgrind.out";
+    my $pid = fork // die;
+    if (!$pid) {
+        open STDOUT, '>', "$dir/callgrind.log";
+        open STDERR, '>&', \*STDOUT;
+        # instructions counted inside connection processing only (reading, handling
+        # and writing each request), not in the listener or at start-up
+        # as the server's user from the start: httpd -X would drop root's rights
+        # before callgrind writes its profile
+        exec 'runuser', '-u', 'www-data', '--', 'valgrind', '--tool=callgrind', '--collect-atstart=no',
+             '--toggle-collect=ap_run_process_connection',
+             "--callgrind-out-file=$cg", 'apache2', '-X', '-f', $conf;
+    }
+    my $url = "http://127.0.0.1:$port/api/competition/100/wod/";
+    my $up = 0;
+    for (1 .. 600) {
+        my $r = $ua->get($url, Authorization => "Bearer $token");
+        if ($r->code == 200) { $up = 1; last; }
+        sleep 0.1;
+    }
+    system("ab -q -k -n 2000 -H '$auth' '$url' >'$dir/callgrind-ab.txt' 2>&1") if $up;
+    kill 'TERM', $pid;   # httpd -X stops; callgrind writes its profile
+    waitpid $pid, 0;
+    my ($dump) = sort glob("$cg*");
+    if ($up && $dump) {
+        my $ann = `callgrind_annotate --inclusive=yes --threshold=100 '$dump' 2>/dev/null`;
+        # inclusive instructions of a function: the largest of its lines
+        my $incl = sub {
+            my $name = shift;
+            my $max;
+            while ($ann =~ /^\s*([\d,]+)\s+\([^)]*\)\s+\S*?[:?]\Q$name\E(?:\s|$)/mg) {
+                (my $v = $1) =~ tr/,//d;
+                $max = $v if !defined $max || $v > $max;
+            }
+            return $max;
+        };
+        my ($total) = $ann =~ /^\s*([\d,]+)\s+\([^)]*\)\s+PROGRAM TOTALS/m;
+        $total =~ tr/,//d if defined $total;
+        # the token check: parsing the header, then the cache (the database on a miss);
+        # opening the connection and reading the revision serve the handler as well
+        my ($parse, $lookup) = map { $incl->($_) } 'rk_bearer_parse', 'token_lookup';
+        if ($total && defined $parse && defined $lookup) {
+            %token_share = (instructions_total => $total + 0, requests => 2000,
+                            instructions_bearer_parse => $parse + 0,
+                            instructions_token_lookup => $lookup + 0,
+                            instructions_db_open => $incl->('rk_db_open'),
+                            instructions_handler => $incl->('rk_handler'),
+                            share => ($parse + $lookup) / $total);
+            target('token-check', $token_share{share} < 0.05,
+                   sprintf('the token check is %.2f%% of the instructions of a request '
+                           . '(GET wods, 2,000 requests on one keep-alive connection, callgrind)',
+                           100 * $token_share{share}));
+        } else {
+            push @errors, 'callgrind: no rk_bearer_parse or token_lookup in the profile';
+        }
+    } else {
+        push @errors, 'callgrind: httpd under valgrind did not answer';
+    }
+}
+
+# ---- memory over REQUESTS requests ---------------------------------------------------
+
+sub children {
+    my $ppid = $srv->pid;
+    my %m;
+    for my $pid (split ' ', `ps --ppid $ppid -o pid=`) {
+        open my $fh, '<', "/proc/$pid/status" or next;
+        while (<$fh>) {
+            $m{$pid}{rss_kib} = $1 if /^VmRSS:\s+(\d+)/;
+            $m{$pid}{hwm_kib} = $1 if /^VmHWM:\s+(\d+)/;
+        }
+    }
+    return \%m;
+}
+$ENV{BENCH_PATHS} = join ' ', map { $_->[1] } @routes;
+sub mix {
+    my $want = shift;
+    my ($done, $bad) = (0, 0);
+    while ($done < $want) {
+        my $r = wrk(url => "$base/api", headers => [$auth], script => "$ROOT/bench/mix.lua",
+                    duration => $o{smoke} ? 1 : 10);
+        $done += $r->{requests};
+        $bad += $r->{bad};
+    }
+    return ($done, $bad);
+}
+info('memory: warm-up');
+my ($warm, $wbad) = mix($o{requests} / 10);
+my $before = children();
+info("memory: $o{requests} requests (reads, 1 lane PUT in 50)");
+my ($done, $mbad) = mix($o{requests});
+my $after = children();
+my ($grow_max, $hwm_before, $hwm_after) = (0, 0, 0);
+for my $pid (keys %$before) {
+    next unless $after->{$pid};
+    my $g = $after->{$pid}{hwm_kib} - $before->{$pid}{hwm_kib};
+    $grow_max = $g if $g > $grow_max;
+    $hwm_before = $before->{$pid}{hwm_kib} if $before->{$pid}{hwm_kib} > $hwm_before;
+    $hwm_after = $after->{$pid}{hwm_kib} if $after->{$pid}{hwm_kib} > $hwm_after;
+}
+my $same = grep { $after->{$_} } keys %$before;
+my %memory = (requests => $done, warmup_requests => $warm, errors => $mbad + $wbad,
+              children_before => $before, children_after => $after,
+              same_children => $same, peak_rss_before_kib => $hwm_before,
+              peak_rss_after_kib => $hwm_after, max_growth_kib => $grow_max);
+push @errors, 'the httpd children changed during the memory run' unless $same == 2;
+push @errors, "$memory{errors} failed requests in the memory run" if $memory{errors};
+target('memory', $same == 2 && $grow_max <= 1024,
+       sprintf('peak RSS of a child %d KiB before, %d KiB after %d requests (growth %d KiB, '
+               . 'at most 1024)', $hwm_before, $hwm_after, $done, $grow_max));
+
+# ---- targets and the table -----------------------------------------------------------
+
+my @reads = grep { $_->{kind} =~ /^read/ } @rows;
+for my $r (@reads) {
+    target("ratio $r->{name}", $r->{ratio} >= 0.95,
+           sprintf('%s: %.0f req/s vs %.0f for the static file (%.3f, at least 0.95)',
+                   $r->{route}, $r->{module_rps}, $r->{static_rps}, $r->{ratio}));
+}
+my ($put) = grep { $_->{name} eq 'lane-put' } @rows;
+target('lane-put', $put->{ratio} >= 0.6 && !$put->{errors},
+       sprintf('%.0f PUT/s with 16 clients vs %.0f SQLite commits/s (%.3f, at least 0.6), '
+               . '%d errors', $put->{module_rps}, $put->{static_rps}, $put->{ratio},
+               $put->{errors}));
+for my $r (@rows) {
+    push @errors, "$r->{route}: $r->{errors} failed requests" if $r->{errors};
+    push @errors, "$r->{route}: no request served" unless $r->{module_rps} > 0;
+}
+
+my $cpu = `sh -c "grep -m1 'model name' /proc/cpuinfo"` =~ s/.*:\s*//r;
+chomp $cpu;
+my %result = (
+    date => strftime('%Y-%m-%dT%H:%M:%SZ', gmtime), mode => $o{smoke} ? 'smoke' : 'full',
+    machine => { cpu => $cpu, cores => `nproc` + 0, kernel => scalar(`uname -r`) =~ s/\s+$//r },
+    settings => { duration_s => $o{duration}, rounds => $o{rounds}, threads => $o{threads},
+                  pinned => $o{pin} ? "httpd on CPU $server_cpus, wrk on CPU " . ($ncpu - 1)
+                                    : JSON::PP::false,
+                  connections => $o{connections}, mpm => 'event, 2 children x 64 threads',
+                  database => 'SQLite, WAL, synchronous=FULL' },
+    rows => \@rows, token_check => \%token_share, memory => \%memory,
+    targets => \%targets, errors => \@errors);
+open my $jf, '>', $o{json} or die "$o{json}: $!";
+print $jf JSON::PP->new->canonical->pretty->encode(\%result);
+close $jf;
+
+printf "\n%-52s %8s %10s %10s %7s %8s %8s\n", 'route', 'bytes', 'module/s', 'static/s',
+       'ratio', 'p50 ms', 'p99 ms';
+for my $r (@rows) {
+    printf "%-52s %8s %10.0f %10.0f %7.3f %8.2f %8.2f\n", $r->{route},
+           $r->{bytes} || '-', $r->{module_rps}, $r->{static_rps}, $r->{ratio},
+           $r->{p50_ms} // 0, $r->{p99_ms} // 0;
+}
+print "  (lane PUT: static/s is sqlite3's single-row commits/s on the same disk; /connect: "
+    . "static/s is one core's bcrypt checks/s)\n";
+printf "token check: %.2f%% of a request's instructions (%.0f of %.0f per request, callgrind)\n",
+       100 * $token_share{share},
+       ($token_share{instructions_bearer_parse} + $token_share{instructions_token_lookup}) / 2000,
+       $token_share{instructions_total} / 2000
+    if %token_share;
+printf "memory: peak RSS of a child %d KiB -> %d KiB over %d requests\n",
+       $hwm_before, $hwm_after, $done;
+print "\ntargets:\n";
+for my $t (sort keys %targets) {
+    printf "  [%s] %s\n", $targets{$t}{met} ? 'met' : 'MISSED', $targets{$t}{what};
+}
+print "errors:\n", map { "  $_\n" } @errors if @errors;
+print "JSON: $o{json}\n";
+
+if ($o{smoke}) {
+    # one check per measurement (each table row, the ETag change, the memory run,
+    # the token profile when it ran); ratios are not judged in a short run
+    my $checks = @rows + 2 + (%token_share ? 1 : 0);
+    my $failed = @errors > $checks ? $checks : scalar @errors;
+    print @errors ? "bench smoke: FAILED\n" : "bench smoke: every measurement ran\n";
+    printf "%d passed, %d failed\n", $checks - $failed, $failed;
+    exit(@errors ? 1 : 0);
+}
+my @missed = grep { !$targets{$_}{met} } keys %targets;
+print @missed || @errors ? "bench: targets missed\n" : "bench: every target met\n";
+exit(@missed || @errors ? 1 : 0);
