@@ -420,7 +420,7 @@ sub mix {
 info('memory: warm-up');
 my ($warm, $wbad) = mix($o{requests} / 10);
 my $before = children();
-info("memory: $o{requests} requests (reads, 1 lane PUT in 50)");
+info("memory: $o{requests} requests (reads, 1 lane PUT in 500)");
 my ($done, $mbad) = mix($o{requests});
 my $after = children();
 my ($grow_max, $hwm_before, $hwm_after) = (0, 0, 0);

@@ -1,5 +1,5 @@
 -- bench/mix.lua: wrk script for the memory run, a mix of the read routes with one
--- lane PUT in 50 requests (each PUT changes the data revision, so the answer caches
+-- lane PUT in 500 requests (each PUT changes the data revision, so the answer caches
 -- are refilled all along).  Paths come from the environment (BENCH_PATHS, separated
 -- by spaces, relative to the mount's URL given to wrk).
 local paths = {}
@@ -12,7 +12,7 @@ math.randomseed(os.time() + math.floor(os.clock() * 1000000))
 
 request = function()
    i = i + 1
-   if i % 50 == 0 then
+   if i % 500 == 0 then
       local k = math.random(0, 3999)
       local heat = math.floor(k / 10)
       local path = string.format("%s/competition/100/zone/%d/heat/%d/voie/%d",

@@ -279,6 +279,8 @@ static int tx(request_rec *r, rk_db *db, const char *what)
 static rk_cache *answers, *tokens;
 static apr_thread_mutex_t *cache_mutex;
 static unsigned char token_key[16];   /* the token cache's hash key, per child */
+#define RK_BUILD_LOCKS 32
+static apr_thread_mutex_t *build_locks[RK_BUILD_LOCKS];   /* see build_lock() */
 
 static apr_status_t caches_destroy(void *unused)
 {
@@ -293,6 +295,8 @@ static void put_child_init(apr_pool_t *p, server_rec *s);
 
 void rk_cache_child_init(apr_pool_t *p, server_rec *s)
 {
+    int i;
+
     put_child_init(p, s);
     if (apr_thread_mutex_create(&cache_mutex, APR_THREAD_MUTEX_DEFAULT, p) != APR_SUCCESS) {
         ap_log_error(APLOG_MARK, APLOG_ERR, 0, s, "mod_ranking: no cache mutex: caches off");
@@ -305,6 +309,11 @@ void rk_cache_child_init(apr_pool_t *p, server_rec *s)
         apr_thread_mutex_destroy(cache_mutex);
         cache_mutex = NULL;
         return;
+    }
+    for (i = 0; i < RK_BUILD_LOCKS; i++) {
+        if (apr_thread_mutex_create(&build_locks[i], APR_THREAD_MUTEX_DEFAULT, p) != APR_SUCCESS) {
+            build_locks[i] = NULL;   /* that share of the keys is built without waiting */
+        }
     }
     answers = rk_cache_create(RK_ANSWER_CACHE_BYTES, RK_ANSWER_CACHE_ENTRIES);
     tokens = rk_cache_create(RK_TOKEN_CACHE_BYTES, RK_TOKEN_CACHE_ENTRIES);
@@ -338,33 +347,49 @@ static void release_answer(void *value)
 /* Answer from the answer cache without copying: the cached bytes go down the filter
  * chain in a heap bucket that holds a reference to them until it is destroyed.
  * Returns 0 when KEY is not cached for REV. */
-static int send_cached(request_rec *r, const char *key, apr_uint64_t rev, int *rv)
+/* The cached answer of KEY at REV, held for this request (NULL when there is none). */
+static const void *cached_answer(request_rec *r, const char *key, apr_uint64_t rev,
+                                 size_t *len)
 {
-    const void *v = NULL;
-    size_t len = 0;
-    apr_bucket_brigade *bb;
+    const void *v;
 
     if (!answers || !cache_mutex || apr_thread_mutex_lock(cache_mutex) != APR_SUCCESS) {
-        return 0;
+        return NULL;
     }
     /* HEAD needs the length only */
-    v = r->header_only ? rk_cache_get(answers, key, rev, &len)
-                       : rk_cache_acquire(answers, key, rev, &len);
+    v = r->header_only ? rk_cache_get(answers, key, rev, len)
+                       : rk_cache_acquire(answers, key, rev, len);
     apr_thread_mutex_unlock(cache_mutex);
-    if (!v) {
-        return 0;
-    }
+    return v;
+}
+
+/* Send V (from cached_answer) without copying it: the heap bucket releases it. */
+static int send_cached(request_rec *r, const void *v, size_t len)
+{
+    apr_bucket_brigade *bb;
+
     r->status = HTTP_OK;
     ap_set_content_type(r, "application/json");
     ap_set_content_length(r, (apr_off_t)len);
     if (r->header_only) {
-        *rv = OK;
-        return 1;
+        return OK;
     }
     bb = apr_brigade_create(r->pool, r->connection->bucket_alloc);
     APR_BRIGADE_INSERT_TAIL(bb, apr_bucket_heap_create(v, len, release_answer, bb->bucket_alloc));
-    *rv = ap_pass_brigade(r->output_filters, bb) == APR_SUCCESS ? OK : AP_FILTER_ERROR;
-    return 1;
+    return ap_pass_brigade(r->output_filters, bb) == APR_SUCCESS ? OK : AP_FILTER_ERROR;
+}
+
+/* One answer is built at a time per key in a child: after a write, the threads that
+ * ask for the same route wait for the first one's answer instead of all building it
+ * (a leaderboard polled by many screens).  Keys are spread over a few locks. */
+static apr_thread_mutex_t *build_lock(const char *key)
+{
+    unsigned h = 2166136261u;   /* FNV-1a */
+
+    for (; *key; key++) {
+        h = (h ^ (unsigned char)*key) * 16777619u;
+    }
+    return build_locks[h % RK_BUILD_LOCKS];
 }
 
 static void cache_put(rk_cache *c, const char *key, apr_uint64_t rev, const void *v, size_t len)
@@ -889,6 +914,9 @@ static int do_read(request_rec *r, rk_req *rq)
     const char *key;
     char *body;
     apr_size_t len = 0;
+    const void *cached;
+    size_t clen = 0;
+    apr_thread_mutex_t *lock;
 
     if ((rv = rk_db_open(r, &db)) != OK) {
         return send_status(r, rv);
@@ -906,20 +934,35 @@ static int do_read(request_rec *r, rk_req *rq)
     for (i = 0; i < rq->route.nids; i++) {
         key = apr_pstrcat(r->pool, key, "/", rq->route.ids[i], NULL);
     }
-    if (send_cached(r, key, rq->data_rev, &rv)) {
-        return rv;
+    if ((cached = cached_answer(r, key, rq->data_rev, &clen)) != NULL) {
+        return send_cached(r, cached, clen);
+    }
+    if (answers && (lock = build_lock(key)) != NULL && apr_thread_mutex_lock(lock) == APR_SUCCESS) {
+        /* built by another thread while this one waited? */
+        if ((cached = cached_answer(r, key, rq->data_rev, &clen)) != NULL) {
+            apr_thread_mutex_unlock(lock);
+            return send_cached(r, cached, clen);
+        }
+    }
+    else {
+        lock = NULL;
     }
     json = read_json(r, &db, rq, &status);
+    body = json ? rk_json_dump(json, &len) : NULL;
+    json_decref(json);
+    if (body) {
+        cache_put(answers, key, rq->data_rev, body, len);
+    }
+    if (lock) {
+        apr_thread_mutex_unlock(lock);
+    }
     if (!json) {
         apr_table_unset(r->headers_out, "ETag");
         return send_status(r, status);
     }
-    body = rk_json_dump(json, &len);
-    json_decref(json);
     if (!body) {
         return send_status(r, HTTP_INTERNAL_SERVER_ERROR);
     }
-    cache_put(answers, key, rq->data_rev, body, len);
     rv = send_body(r, HTTP_OK, body, len);
     free(body);
     return rv;
