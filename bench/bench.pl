@@ -406,22 +406,28 @@ sub children {
     return \%m;
 }
 $ENV{BENCH_PATHS} = join ' ', map { $_->[1] } @routes;
+my @samples;   # [requests so far, the largest peak RSS of a child in KiB]
 sub mix {
-    my $want = shift;
+    my ($want, $sample) = @_;
     my ($done, $bad) = (0, 0);
     while ($done < $want) {
         my $r = wrk(url => "$base/api", headers => [$auth], script => "$ROOT/bench/mix.lua",
                     duration => $o{smoke} ? 1 : 10);
         $done += $r->{requests};
         $bad += $r->{bad};
+        if ($sample) {
+            my $c = children();
+            push @samples, [$done, (sort { $b <=> $a } map { $_->{hwm_kib} } values %$c)[0]];
+        }
     }
     return ($done, $bad);
 }
-info('memory: warm-up');
-my ($warm, $wbad) = mix($o{requests} / 10);
+# the warm-up lets every thread of both children build the large answers a few times
+info('memory: warm-up, ' . int($o{requests} / 2) . ' requests');
+my ($warm, $wbad) = mix($o{requests} / 2);
 my $before = children();
 info("memory: $o{requests} requests (reads, 1 lane PUT in 500)");
-my ($done, $mbad) = mix($o{requests});
+my ($done, $mbad) = mix($o{requests}, 1);
 my $after = children();
 my ($grow_max, $hwm_before, $hwm_after) = (0, 0, 0);
 for my $pid (keys %$before) {
@@ -435,7 +441,8 @@ my $same = grep { $after->{$_} } keys %$before;
 my %memory = (requests => $done, warmup_requests => $warm, errors => $mbad + $wbad,
               children_before => $before, children_after => $after,
               same_children => $same, peak_rss_before_kib => $hwm_before,
-              peak_rss_after_kib => $hwm_after, max_growth_kib => $grow_max);
+              peak_rss_after_kib => $hwm_after, max_growth_kib => $grow_max,
+              samples => \@samples);
 push @errors, 'the httpd children changed during the memory run' unless $same == 2;
 push @errors, "$memory{errors} failed requests in the memory run" if $memory{errors};
 target('memory', $same == 2 && $grow_max <= 1024,
@@ -490,8 +497,10 @@ printf "token check: %.2f%% of a request's instructions (%.0f of %.0f per reques
        ($token_share{instructions_bearer_parse} + $token_share{instructions_token_lookup}) / 2000,
        $token_share{instructions_total} / 2000
     if %token_share;
-printf "memory: peak RSS of a child %d KiB -> %d KiB over %d requests\n",
-       $hwm_before, $hwm_after, $done;
+printf "memory: peak RSS of a child %d KiB -> %d KiB over %d requests (largest growth of a "
+       . "child %d KiB)\n  along the run (requests: KiB): %s\n",
+       $hwm_before, $hwm_after, $done, $grow_max,
+       join(', ', map { sprintf '%dk: %d', $_->[0] / 1000, $_->[1] } @samples);
 print "\ntargets:\n";
 for my $t (sort keys %targets) {
     printf "  [%s] %s\n", $targets{$t}{met} ? 'met' : 'MISSED', $targets{$t}{what};
