@@ -35,14 +35,19 @@ struct rk_cache {
     size_t max_bytes, max_entries, bytes, entries;
 };
 
-static unsigned hash(const char *s)
+unsigned rk_cache_hash(const char *s)
 {
     unsigned h = 2166136261u;   /* FNV-1a */
 
     for (; *s; s++) {
         h = (h ^ (unsigned char)*s) * 16777619u;
     }
-    return h % NBUCKETS;
+    return h;
+}
+
+static unsigned hash(const char *s)
+{
+    return rk_cache_hash(s) % NBUCKETS;
 }
 
 rk_cache *rk_cache_create(size_t max_bytes, size_t max_entries)

@@ -30,6 +30,10 @@ void rk_cache_release(const void *value);
  * cache is not stored.  0 on success, -1 when not stored. */
 int rk_cache_put(rk_cache *c, const char *key, uint64_t rev, const void *val, size_t len);
 
+/* The string hash the cache spreads its keys with (FNV-1a), for callers that spread
+ * the same keys over something of their own. */
+unsigned rk_cache_hash(const char *s);
+
 /* Entries and bytes held (for tests and logs). */
 size_t rk_cache_entries(const rk_cache *c);
 size_t rk_cache_bytes(const rk_cache *c);

@@ -384,12 +384,7 @@ static int send_cached(request_rec *r, const void *v, size_t len)
  * (a leaderboard polled by many screens).  Keys are spread over a few locks. */
 static apr_thread_mutex_t *build_lock(const char *key)
 {
-    unsigned h = 2166136261u;   /* FNV-1a */
-
-    for (; *key; key++) {
-        h = (h ^ (unsigned char)*key) * 16777619u;
-    }
-    return build_locks[h % RK_BUILD_LOCKS];
+    return build_locks[rk_cache_hash(key) % RK_BUILD_LOCKS];
 }
 
 static void cache_put(rk_cache *c, const char *key, apr_uint64_t rev, const void *v, size_t len)
