@@ -101,7 +101,7 @@ MaxKeepAliveRequests 0
     RankingLoginLimit 0
 </Location>
 CONF
-END { $srv->stop if $srv; }
+END { local $?; $srv->stop if $srv; }   # local: stop() runs system(), which sets $?
 if ($o{pin}) {
     for my $pid ($srv->pid, split ' ', `ps --ppid @{[ $srv->pid ]} -o pid=`) {
         system("taskset -a -p -c $server_cpus $pid >/dev/null") == 0 or die "taskset $pid\n";
