@@ -344,9 +344,6 @@ static void release_answer(void *value)
     rk_cache_release(value);
 }
 
-/* Answer from the answer cache without copying: the cached bytes go down the filter
- * chain in a heap bucket that holds a reference to them until it is destroyed.
- * Returns 0 when KEY is not cached for REV. */
 /* The cached answer of KEY at REV, held for this request (NULL when there is none). */
 static const void *cached_answer(request_rec *r, const char *key, apr_uint64_t rev,
                                  size_t *len)
@@ -363,7 +360,8 @@ static const void *cached_answer(request_rec *r, const char *key, apr_uint64_t r
     return v;
 }
 
-/* Send V (from cached_answer) without copying it: the heap bucket releases it. */
+/* Send V (from cached_answer) without copying it: the cached bytes go down the filter
+ * chain in a heap bucket that holds a reference to them until it is destroyed. */
 static int send_cached(request_rec *r, const void *v, size_t len)
 {
     apr_bucket_brigade *bb;
