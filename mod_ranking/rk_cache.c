@@ -1,11 +1,22 @@
-/* rk_cache.c: see rk_cache.h.  Chained hash table of malloc()ed entries; when full,
- * it is emptied (answers are cheap to rebuild and revisions move on anyway). */
+/* rk_cache.c: see rk_cache.h.  Chained hash table of entries allocated one by one;
+ * when full, it is emptied (answers are cheap to rebuild and revisions move on
+ * anyway). */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "rk_cache.h"
 
 #define NBUCKETS 1024u
+
+/* Entries of this size or more get a mapping of their own, returned to the system
+ * when the entry goes: a large answer, replaced at every revision, then never pins
+ * a malloc arena nor makes malloc raise its own mmap threshold to the answer's size
+ * (after which such answers would be carved out of arenas and fragment them). */
+#define RK_CACHE_MAP_MIN (64u << 10)
+
+static size_t alive;   /* entries allocated and not yet freed (atomic) */
 
 /* One allocation: the header, the value (right after it, so that a value pointer
  * leads back to its entry), then the key.  REFS counts the cache's own reference
@@ -16,6 +27,7 @@ typedef struct entry {
     size_t len;        /* of the value */
     size_t size;       /* bytes accounted: key + value */
     char *key;         /* after the value, inside the same allocation */
+    size_t mapped;     /* bytes mapped (munmap), or 0 when malloc()ed */
     unsigned refs;
     unsigned pad;
 } entry;
@@ -23,11 +35,49 @@ typedef struct entry {
 #define VALUE(e) ((char *)((e) + 1))
 #define ENTRY(v) ((entry *)(v) - 1)
 
+static entry *entry_alloc(size_t total)
+{
+    entry *e = NULL;
+    size_t mapped = 0;
+
+#ifdef MAP_ANONYMOUS
+    if (total >= RK_CACHE_MAP_MIN) {
+        size_t page = (size_t)sysconf(_SC_PAGESIZE);
+        void *m;
+
+        mapped = (total + page - 1) / page * page;
+        m = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        e = m == MAP_FAILED ? NULL : m;
+    }
+    else
+#endif
+    {
+        e = malloc(total);
+    }
+    if (e) {
+        e->mapped = mapped;
+        __atomic_add_fetch(&alive, 1, __ATOMIC_RELAXED);
+    }
+    return e;
+}
+
 static void unref(entry *e)
 {
     if (__atomic_sub_fetch(&e->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+        __atomic_sub_fetch(&alive, 1, __ATOMIC_RELAXED);
+#ifdef MAP_ANONYMOUS
+        if (e->mapped) {
+            munmap(e, e->mapped);
+            return;
+        }
+#endif
         free(e);
     }
+}
+
+size_t rk_cache_values_alive(void)
+{
+    return __atomic_load_n(&alive, __ATOMIC_RELAXED);
 }
 
 struct rk_cache {
@@ -147,38 +197,61 @@ void rk_cache_release(const void *value)
     }
 }
 
-int rk_cache_put(rk_cache *c, const char *key, uint64_t rev, const void *val, size_t len)
+void *rk_cache_value_new(const char *key, size_t len)
 {
-    size_t klen = strlen(key) + 1, size = klen + len;
+    size_t klen = strlen(key) + 1;
     entry *e;
-    unsigned h;
 
-    drop(c, key);
-    if (size > c->max_bytes || c->max_entries == 0) {
-        return -1;
-    }
-    if (c->bytes + size > c->max_bytes || c->entries + 1 > c->max_entries) {
-        clear(c);
-    }
-    e = malloc(sizeof(*e) + size);
-    if (!e) {
-        return -1;
-    }
-    if (len) {
-        memcpy(VALUE(e), val, len);
+    if (len > SIZE_MAX - sizeof(*e) - klen || !(e = entry_alloc(sizeof(*e) + len + klen))) {
+        return NULL;
     }
     e->key = VALUE(e) + len;
     memcpy(e->key, key, klen);
+    e->next = NULL;
     e->refs = 1;
     e->len = len;
-    e->size = size;
+    e->size = klen + len;
+    e->rev = 0;
+    return VALUE(e);
+}
+
+int rk_cache_insert(rk_cache *c, uint64_t rev, void *value)
+{
+    entry *e = ENTRY(value);
+    unsigned h;
+
+    drop(c, e->key);
+    if (e->size > c->max_bytes || c->max_entries == 0) {
+        return -1;
+    }
+    if (c->bytes + e->size > c->max_bytes || c->entries + 1 > c->max_entries) {
+        clear(c);
+    }
+    __atomic_add_fetch(&e->refs, 1, __ATOMIC_ACQ_REL);   /* the cache's own */
     e->rev = rev;
-    h = hash(key);
+    h = hash(e->key);
     e->next = c->bucket[h];
     c->bucket[h] = e;
-    c->bytes += size;
+    c->bytes += e->size;
     c->entries++;
     return 0;
+}
+
+int rk_cache_put(rk_cache *c, const char *key, uint64_t rev, const void *val, size_t len)
+{
+    void *v = rk_cache_value_new(key, len);
+    int rv;
+
+    if (!v) {
+        drop(c, key);
+        return -1;
+    }
+    if (len) {
+        memcpy(v, val, len);
+    }
+    rv = rk_cache_insert(c, rev, v);
+    rk_cache_release(v);
+    return rv;
 }
 
 size_t rk_cache_entries(const rk_cache *c)

@@ -1,6 +1,7 @@
 /* rk_cache.h: a bounded map from a string key to bytes, each entry valid for one
- * revision of the database.  Pure C (malloc, not pools: entries outlive requests).
- * Not thread-safe: the caller serialises access. */
+ * revision of the database.  Pure C (malloc, or a mapping of its own for a large
+ * value; not pools: entries outlive requests).  Not thread-safe: the caller
+ * serialises access to a cache (values are reference-counted atomically). */
 #ifndef RK_CACHE_H
 #define RK_CACHE_H
 
@@ -29,6 +30,17 @@ void rk_cache_release(const void *value);
  * cache would exceed its bounds, it is emptied first; a value larger than the whole
  * cache is not stored.  0 on success, -1 when not stored. */
 int rk_cache_put(rk_cache *c, const char *key, uint64_t rev, const void *val, size_t len);
+
+/* A value built in place: LEN writable bytes for KEY, not in any cache yet, with one
+ * reference held by the caller (rk_cache_release drops it).  rk_cache_insert then
+ * stores the value itself (no copy) for revision REV, replacing what was under KEY,
+ * with a reference of the cache's own; the same bounds as rk_cache_put apply (0, or
+ * -1 when not stored).  A value goes into one cache once.  NULL when out of memory. */
+void *rk_cache_value_new(const char *key, size_t len);
+int rk_cache_insert(rk_cache *c, uint64_t rev, void *value);
+
+/* Values allocated and not yet freed, over every cache of the process (for tests). */
+size_t rk_cache_values_alive(void);
 
 /* The string hash the cache spreads its keys with (FNV-1a), for callers that spread
  * the same keys over something of their own. */

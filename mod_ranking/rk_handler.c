@@ -344,25 +344,24 @@ static void release_answer(void *value)
     rk_cache_release(value);
 }
 
-/* The cached answer of KEY at REV, held for this request (NULL when there is none). */
-static const void *cached_answer(request_rec *r, const char *key, apr_uint64_t rev,
-                                 size_t *len)
+/* The cached answer of KEY at REV, with a reference held for this request (NULL when
+ * there is none). */
+static const void *cached_answer(const char *key, apr_uint64_t rev, size_t *len)
 {
     const void *v;
 
     if (!answers || !cache_mutex || apr_thread_mutex_lock(cache_mutex) != APR_SUCCESS) {
         return NULL;
     }
-    /* HEAD needs the length only */
-    v = r->header_only ? rk_cache_get(answers, key, rev, len)
-                       : rk_cache_acquire(answers, key, rev, len);
+    v = rk_cache_acquire(answers, key, rev, len);
     apr_thread_mutex_unlock(cache_mutex);
     return v;
 }
 
-/* Send V (from cached_answer) without copying it: the cached bytes go down the filter
- * chain in a heap bucket that holds a reference to them until it is destroyed. */
-static int send_cached(request_rec *r, const void *v, size_t len)
+/* Answer 200 with V, an answer value (rk_cache_value_new, cached or not), taking over
+ * the caller's reference to it.  The bytes are not copied: they go down the filter
+ * chain in a heap bucket that holds the reference until it is destroyed. */
+static int send_value(request_rec *r, const void *v, size_t len)
 {
     apr_bucket_brigade *bb;
 
@@ -370,6 +369,7 @@ static int send_cached(request_rec *r, const void *v, size_t len)
     ap_set_content_type(r, "application/json");
     ap_set_content_length(r, (apr_off_t)len);
     if (r->header_only) {
+        rk_cache_release(v);
         return OK;
     }
     bb = apr_brigade_create(r->pool, r->connection->bucket_alloc);
@@ -853,47 +853,84 @@ static void path_args(const rk_req *rq, const char **args)
     }
 }
 
-/* Build the JSON of a read route.  *STATUS is 200, 404 or 503. */
-static json_t *read_json(request_rec *r, rk_db *db, const rk_req *rq, int *status)
+/* The answer of a read route (also a lane PUT's: the lane as stored), written straight
+ * from the rows (rk_jw) into a value of its exact size for the answer cache under KEY
+ * (rk_cache_value_new; the caller holds its reference), or NULL with *STATUS 404, 503
+ * or 500.  The rows are read into a pool with an allocator of its own, destroyed
+ * before returning: a large list leaves nothing behind in the request's pool, whose
+ * allocator would keep the freed memory for later requests of the connection (up to
+ * MaxMemFree each), nor in malloc arenas, where a JSON tree of it used to be built. */
+static void *build_answer(request_rec *r, rk_db *db, const rk_req *rq, const char *key,
+                          int *status, size_t *len)
 {
     const read_spec *spec = &reads[rq->route.id];
     const rk_resource *res = spec->res;
     int list = rk_route_is_list(rq->route.id);
     int skip = list && rq->route.id != RK_ROUTE_COMPETITIONS;  /* the parent's id */
-    const char *args[RK_MAX_IDS], *vals[16];
-    apr_dbd_results_t *rs;
+    int nf = res->nfields, found = 0, nrows = 0, i, rv;
+    const char *args[RK_MAX_IDS];
+    apr_allocator_t *alloc = NULL;
+    apr_pool_t *p = NULL;
+    apr_array_header_t *vals;
+    apr_dbd_results_t *rs = NULL;
     apr_dbd_row_t *row = NULL;
-    json_t *items = list ? json_array() : NULL, *one = NULL;
-    int found = 0, i;
+    rk_jw w = { NULL, 0, 0 };
+    char *out = NULL;
 
-    path_args(rq, args);
-    if (db_select(r, db, spec->query, args, &rs) != 0) {
-        json_decref(items);
-        *status = HTTP_SERVICE_UNAVAILABLE;
+    *status = HTTP_INTERNAL_SERVER_ERROR;
+    if (apr_allocator_create(&alloc) != APR_SUCCESS) {
         return NULL;
     }
-    while (apr_dbd_get_row(db->dbd->driver, r->pool, rs, &row, -1) == 0) {
+    if (apr_pool_create_ex(&p, r->pool, NULL, alloc) != APR_SUCCESS) {
+        apr_allocator_destroy(alloc);
+        return NULL;
+    }
+    apr_allocator_owner_set(alloc, p);
+    vals = apr_array_make(p, 64, nf * (int)sizeof(const char *));   /* one row each */
+    path_args(rq, args);
+    rv = apr_dbd_pselect(db->dbd->driver, p, db->dbd->handle, &rs, db->conn->stmt[spec->query],
+                         0, rk_queries[spec->query].nargs, args);
+    if (rv != 0) {
+        db_log(r, db, rv, rk_queries[spec->query].label);
+        *status = HTTP_SERVICE_UNAVAILABLE;
+        apr_pool_destroy(p);
+        return NULL;
+    }
+    /* first pass: keep the values (a driver may reuse a row's memory for the next)
+     * and count the answer's bytes */
+    rk_jw_begin(&w, res, list);
+    while (apr_dbd_get_row(db->dbd->driver, p, rs, &row, -1) == 0) {
+        const char **v;
+
         found = 1;
-        if (one || (skip && !col(db, row, skip))) {
+        if ((!list && nrows) || (skip && !col(db, row, skip))) {
             continue;   /* drain; or the parent without children */
         }
-        for (i = 0; i < res->nfields; i++) {
-            vals[i] = col(db, row, skip + i);
+        v = apr_array_push(vals);
+        for (i = 0; i < nf; i++) {
+            const char *c = col(db, row, skip + i);
+            v[i] = c ? apr_pstrdup(p, c) : NULL;
         }
-        if (list) {
-            json_array_append_new(items, rk_json_row(res, vals));
-        }
-        else {
-            one = rk_json_row(res, vals);
-        }
+        rk_jw_row(&w, res, v);
+        nrows++;
     }
+    rk_jw_end(&w, list);
     if (!found) {
-        json_decref(items);
         *status = HTTP_NOT_FOUND;
-        return NULL;
     }
-    *status = HTTP_OK;
-    return list ? rk_json_success(res->plural, items) : rk_json_success(res->singular, one);
+    else if ((out = rk_cache_value_new(key, w.len)) != NULL) {
+        /* second pass: write */
+        *len = w.len;
+        w = (rk_jw){ out, 0, 0 };
+        rk_jw_begin(&w, res, list);
+        for (i = 0; i < nrows; i++) {
+            rk_jw_row(&w, res, (const char **)(vals->elts + i * vals->elt_size));
+        }
+        rk_jw_end(&w, list);
+        *status = HTTP_OK;
+    }
+    apr_pool_destroy(p);
+    return out;
 }
 
 /* The answer of a read route depends on the route and the data only: one strong
@@ -903,12 +940,10 @@ static int do_read(request_rec *r, rk_req *rq)
 {
     rk_db db;
     int status, rv, i;
-    json_t *json;
     const char *key;
-    char *body;
-    apr_size_t len = 0;
     const void *cached;
-    size_t clen = 0;
+    void *built;
+    size_t len = 0;
     apr_thread_mutex_t *lock;
 
     if ((rv = rk_db_open(r, &db)) != OK) {
@@ -927,38 +962,32 @@ static int do_read(request_rec *r, rk_req *rq)
     for (i = 0; i < rq->route.nids; i++) {
         key = apr_pstrcat(r->pool, key, "/", rq->route.ids[i], NULL);
     }
-    if ((cached = cached_answer(r, key, rq->data_rev, &clen)) != NULL) {
-        return send_cached(r, cached, clen);
+    if ((cached = cached_answer(key, rq->data_rev, &len)) != NULL) {
+        return send_value(r, cached, len);
     }
     if (answers && (lock = build_lock(key)) != NULL && apr_thread_mutex_lock(lock) == APR_SUCCESS) {
         /* built by another thread while this one waited? */
-        if ((cached = cached_answer(r, key, rq->data_rev, &clen)) != NULL) {
+        if ((cached = cached_answer(key, rq->data_rev, &len)) != NULL) {
             apr_thread_mutex_unlock(lock);
-            return send_cached(r, cached, clen);
+            return send_value(r, cached, len);
         }
     }
     else {
         lock = NULL;
     }
-    json = read_json(r, &db, rq, &status);
-    body = json ? rk_json_dump(json, &len) : NULL;
-    json_decref(json);
-    if (body) {
-        cache_put(answers, key, rq->data_rev, body, len);
+    if ((built = build_answer(r, &db, rq, key, &status, &len)) != NULL
+        && answers && cache_mutex && apr_thread_mutex_lock(cache_mutex) == APR_SUCCESS) {
+        rk_cache_insert(answers, rq->data_rev, built);
+        apr_thread_mutex_unlock(cache_mutex);
     }
     if (lock) {
         apr_thread_mutex_unlock(lock);
     }
-    if (!json) {
+    if (!built) {
         apr_table_unset(r->headers_out, "ETag");
         return send_status(r, status);
     }
-    if (!body) {
-        return send_status(r, HTTP_INTERNAL_SERVER_ERROR);
-    }
-    rv = send_body(r, HTTP_OK, body, len);
-    free(body);
-    return rv;
+    return send_value(r, built, len);
 }
 
 /* ---- lane writes (variant A) ---- */
@@ -979,7 +1008,8 @@ typedef struct put_job {
     rk_lane_patch *patch;
     int status;           /* HTTP_OK, or the error answer's status */
     const char *err;      /* its message (NULL: the status's own) */
-    json_t *json;         /* the lane as stored, on success */
+    void *answer;         /* on success, the answer: the lane as stored (build_answer) */
+    size_t len;
     int done;
     struct put_job *next;
 } put_job;
@@ -999,7 +1029,7 @@ static void put_child_init(apr_pool_t *p, server_rec *s)
     }
 }
 
-/* One update, inside the open transaction: HTTP_OK with JOB->json, or the error. */
+/* One update, inside the open transaction: HTTP_OK with JOB->answer, or the error. */
 static void put_one(rk_db *db, put_job *job)
 {
     request_rec *r = job->r;
@@ -1063,8 +1093,8 @@ static void put_one(rk_db *db, put_job *job)
         }
         return;
     }
-    job->json = nrows == 1 ? read_json(r, db, rq, &job->status) : NULL;
-    if (!job->json && job->status == HTTP_OK) {
+    job->answer = nrows == 1 ? build_answer(r, db, rq, "", &job->status, &job->len) : NULL;
+    if (!job->answer && job->status == HTTP_OK) {
         job->status = HTTP_NOT_FOUND;
     }
 }
@@ -1080,7 +1110,7 @@ static void put_batch(request_rec *r, rk_db *db, put_job *batch)
     for (j = batch; j; j = j->next) {
         j->status = HTTP_OK;
         j->err = NULL;
-        j->json = NULL;
+        j->answer = NULL;
     }
     if (write_lock(r, db) == 0) {
         locked = 1;
@@ -1094,8 +1124,8 @@ static void put_batch(request_rec *r, rk_db *db, put_job *batch)
         }
         put_one(db, j);
         if (j->status != HTTP_OK) {
-            json_decref(j->json);
-            j->json = NULL;
+            rk_cache_release(j->answer);
+            j->answer = NULL;
             if (j->status != HTTP_CONFLICT   /* already rolled back */
                 && tx(j->r, db, "ROLLBACK TO SAVEPOINT rk_lane") != 0) {
                 failed = 1;
@@ -1114,8 +1144,8 @@ static void put_batch(request_rec *r, rk_db *db, put_job *batch)
             tx(r, db, "ROLLBACK");
         }
         for (j = batch; j; j = j->next) {
-            json_decref(j->json);
-            j->json = NULL;
+            rk_cache_release(j->answer);
+            j->answer = NULL;
             if (j->status == HTTP_OK) {
                 j->status = HTTP_SERVICE_UNAVAILABLE;
             }
@@ -1202,7 +1232,7 @@ static int do_put(request_rec *r, rk_req *rq)
                   (job->patch->set & RK_LANE_SET_NUMBER) ? " number" : "",
                   (job->patch->set & RK_LANE_SET_SPOT) ? " spot_id" : "",
                   (job->patch->set & RK_LANE_SET_SCORE) ? " score" : "");
-    return rk_send_json(r, HTTP_OK, job->json);
+    return send_value(r, job->answer, job->len);
 }
 
 static int do_delete(request_rec *r, rk_req *rq)

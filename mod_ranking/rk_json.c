@@ -1,5 +1,6 @@
 /* rk_json.c: response bodies.  See rk_json.h. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,53 +44,174 @@ const rk_resource rk_res_heat = { "heat", "heats", FIELDS(heat_fields) };
 const rk_resource rk_res_voie = { "voie", "voies", FIELDS(lane_fields) };
 const rk_resource rk_res_line = { "line", "lines", FIELDS(lane_fields) };
 
-static json_t *field_value(rk_ftype type, const char *v)
+/* ---- answers written straight from rows (see rk_json.h) ---- */
+
+static void put(rk_jw *w, const char *s, size_t n)
 {
-    char *end;
+    if (w->out) {
+        memcpy(w->out + w->len, s, n);
+    }
+    w->len += n;
+}
+
+#define PUT_LIT(w, lit) put((w), (lit), sizeof(lit) - 1)
+
+/* Length of the valid UTF-8 sequence at S (N bytes left), or 0 when it is not one:
+ * the rules of RFC 3629 (no overlong form, no surrogate, at most U+10FFFF), which
+ * are jansson's too. */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+    unsigned c = s[0], cp, min;
+    size_t len, i;
+
+    if (c < 0x80) {
+        return 1;
+    }
+    if (c >= 0xc2 && c <= 0xdf) {
+        len = 2, cp = c & 0x1f, min = 0x80;
+    }
+    else if (c >= 0xe0 && c <= 0xef) {
+        len = 3, cp = c & 0x0f, min = 0x800;
+    }
+    else if (c >= 0xf0 && c <= 0xf4) {
+        len = 4, cp = c & 0x07, min = 0x10000;
+    }
+    else {
+        return 0;
+    }
+    if (n < len) {
+        return 0;
+    }
+    for (i = 1; i < len; i++) {
+        if ((s[i] & 0xc0) != 0x80) {
+            return 0;
+        }
+        cp = (cp << 6) | (s[i] & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
+        return 0;
+    }
+    return len;
+}
+
+static int utf8_valid(const char *v)
+{
+    const unsigned char *s = (const unsigned char *)v;
+    size_t n = strlen(v), k;
+
+    while (n > 0) {
+        if ((k = utf8_seq(s, n)) == 0) {
+            return 0;
+        }
+        s += k;
+        n -= k;
+    }
+    return 1;
+}
+
+/* A JSON string: quote, backslash and control characters escaped, the rest as is. */
+static void put_string(rk_jw *w, const char *v)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    const char *run = v;
+
+    PUT_LIT(w, "\"");
+    for (; *v; v++) {
+        unsigned char c = (unsigned char)*v;
+        char esc[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+        size_t n = 6;
+
+        if (c >= 0x20 && c != '"' && c != '\\') {
+            continue;
+        }
+        put(w, run, (size_t)(v - run));
+        run = v + 1;
+        switch (c) {
+        case '"':  esc[1] = '"'; n = 2; break;
+        case '\\': esc[1] = '\\'; n = 2; break;
+        case '\b': esc[1] = 'b'; n = 2; break;
+        case '\f': esc[1] = 'f'; n = 2; break;
+        case '\n': esc[1] = 'n'; n = 2; break;
+        case '\r': esc[1] = 'r'; n = 2; break;
+        case '\t': esc[1] = 't'; n = 2; break;
+        }
+        put(w, esc, n);
+    }
+    put(w, run, (size_t)(v - run));
+    PUT_LIT(w, "\"");
+}
+
+static void put_value(rk_jw *w, rk_ftype type, const char *v)
+{
+    char num[32], *end;
     long long n;
 
+    if (v && type != RK_F_INT && !utf8_valid(v)) {
+        v = NULL;   /* not UTF-8 (a damaged database): shown as unknown */
+    }
     switch (type) {
     case RK_F_STR:
-        return json_string(v ? v : "");
+        put_string(w, v ? v : "");
+        return;
     case RK_F_NSTR:
     case RK_F_ID:
-        return v ? json_string(v) : json_null();
+        if (v) {
+            put_string(w, v);
+            return;
+        }
+        break;
     case RK_F_INT:
         if (!v) {
-            return json_null();
+            break;
         }
         errno = 0;
         n = strtoll(v, &end, 10);
         if (errno || end == v || *end) {
-            return json_null();   /* not an integer in the database: shown as unknown */
+            break;   /* not an integer in the database: shown as unknown */
         }
-        return json_integer((json_int_t)n);
+        put(w, num, (size_t)snprintf(num, sizeof(num), "%lld", n));
+        return;
     }
-    return json_null();
+    PUT_LIT(w, "null");
 }
 
-json_t *rk_json_row(const rk_resource *res, const char *const *values)
+void rk_jw_begin(rk_jw *w, const rk_resource *res, int list)
 {
-    json_t *obj = json_object();
+    w->rows = 0;
+    PUT_LIT(w, "{\"status\":\"success\",\"");
+    put(w, list ? res->plural : res->singular, strlen(list ? res->plural : res->singular));
+    if (list) {
+        PUT_LIT(w, "\":[");
+    }
+    else {
+        PUT_LIT(w, "\":");
+    }
+}
+
+void rk_jw_row(rk_jw *w, const rk_resource *res, const char *const *values)
+{
     int i;
 
-    if (!obj) {
-        return NULL;
+    if (w->rows++) {
+        PUT_LIT(w, ",");
     }
     for (i = 0; i < res->nfields; i++) {
-        json_t *v = field_value(res->fields[i].type, values[i]);
-
-        /* json_string refuses invalid UTF-8: such a value is shown as unknown, and a
-         * string that must always be one as "" */
-        if (!v) {
-            v = res->fields[i].type == RK_F_STR ? json_string("") : json_null();
-        }
-        if (json_object_set_new(obj, res->fields[i].name, v) != 0) {
-            json_decref(obj);
-            return NULL;
-        }
+        put(w, i ? ",\"" : "{\"", 2);
+        put(w, res->fields[i].name, strlen(res->fields[i].name));
+        PUT_LIT(w, "\":");
+        put_value(w, res->fields[i].type, values[i]);
     }
-    return obj;
+    PUT_LIT(w, "}");
+}
+
+void rk_jw_end(rk_jw *w, int list)
+{
+    if (list) {
+        PUT_LIT(w, "]}");
+    }
+    else {
+        PUT_LIT(w, "}");
+    }
 }
 
 json_t *rk_json_success(const char *key, json_t *value)

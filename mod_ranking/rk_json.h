@@ -32,9 +32,27 @@ extern const rk_resource rk_res_heat;
 extern const rk_resource rk_res_voie;  /* lane, variant A keys */
 extern const rk_resource rk_res_line;  /* lane, variant B keys */
 
-/* One resource object from column values (VALUES[i] NULL = SQL NULL).
- * Returns a new reference, or NULL on allocation failure. */
-json_t *rk_json_row(const rk_resource *res, const char *const *values);
+/* Answers written straight from rows, without a JSON tree: {"status":"success",
+ * "<plural>":[<row>,...]} for a list, {"status":"success","<singular>":<row>} for one
+ * resource; each row an object of the resource's fields in order, from column values
+ * (VALUES[i] NULL = SQL NULL): IDs and strings as JSON strings (NULL as null, or as ""
+ * for RK_F_STR), integers as numbers (null when the column is not one), strings not
+ * valid UTF-8 shown as NULL.  Compact, UTF-8 as is; quote, backslash and control
+ * characters escaped (\uXXXX upper case): the bytes jansson's compact dump gives.
+ *
+ * Two passes, so that the answer is allocated once at its exact size: with OUT NULL
+ * the calls only count (LEN), then the same calls with OUT pointing to LEN bytes write.
+ *     rk_jw w = { NULL, 0, 0 };  begin, rows, end;  out = alloc(w.len);
+ *     w = (rk_jw){ out, 0, 0 };   begin, rows, end;   (w.len is the same) */
+typedef struct {
+    char *out;     /* where to write, or NULL to count only */
+    size_t len;    /* bytes written (or counted) so far */
+    int rows;      /* rows so far */
+} rk_jw;
+
+void rk_jw_begin(rk_jw *w, const rk_resource *res, int list);
+void rk_jw_row(rk_jw *w, const rk_resource *res, const char *const *values);
+void rk_jw_end(rk_jw *w, int list);
 
 /* {"status":"success","<key>":<value>} (steals VALUE; VALUE may be NULL for a bare
  * {"status":"success"}). */

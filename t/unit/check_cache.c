@@ -131,6 +131,63 @@ START_TEST(test_acquired_values_outlive_the_cache)
 }
 END_TEST
 
+/* Values built in place and inserted without a copy; small ones and large ones
+ * (which get a mapping of their own) alike; every value freed exactly when its last
+ * reference goes (rk_cache_values_alive counts them). */
+START_TEST(test_values_built_in_place)
+{
+    static const size_t sizes[] = { 0, 1, 100, (64u << 10) - 200, 64u << 10, 300000, 1u << 20 };
+    rk_cache *c = rk_cache_create(8u << 20, 100);
+    size_t base = rk_cache_values_alive(), len = 0, i;
+
+    for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+        char key[32];
+        char *v;
+        const char *got;
+
+        snprintf(key, sizeof(key), "answer/%zu", i);
+        v = rk_cache_value_new(key, sizes[i]);
+        ck_assert_ptr_nonnull(v);
+        ck_assert_uint_eq(rk_cache_values_alive(), base + 1);
+        memset(v, 'a' + (int)i, sizes[i]);   /* writable, all of it */
+        ck_assert_int_eq(rk_cache_insert(c, 7, v), 0);
+        got = rk_cache_acquire(c, key, 7, &len);
+        ck_assert_ptr_eq(got, v);             /* the same bytes, not a copy */
+        ck_assert_uint_eq(len, sizes[i]);
+        rk_cache_release(got);
+        rk_cache_release(v);                  /* the builder's reference: the cache keeps it */
+        ck_assert_uint_eq(rk_cache_values_alive(), base + 1);
+        ck_assert_ptr_null(rk_cache_get(c, key, 8, &len));   /* another revision: dropped */
+        ck_assert_uint_eq(rk_cache_values_alive(), base);
+    }
+    /* a value not inserted is freed by its only release */
+    char *v = rk_cache_value_new("never", 500000);
+    ck_assert_ptr_nonnull(v);
+    v[499999] = 'z';
+    rk_cache_release(v);
+    ck_assert_uint_eq(rk_cache_values_alive(), base);
+    /* a value larger than the whole cache is refused, and stays the builder's */
+    rk_cache *small = rk_cache_create(1000, 10);
+    v = rk_cache_value_new("big", 2000);
+    ck_assert_int_eq(rk_cache_insert(small, 1, v), -1);
+    ck_assert_uint_eq(rk_cache_entries(small), 0);
+    ck_assert_uint_eq(rk_cache_values_alive(), base + 1);
+    rk_cache_release(v);
+    /* inserting replaces the key's entry; destroying the cache frees what only it held */
+    v = rk_cache_value_new("k", 10);
+    ck_assert_int_eq(rk_cache_insert(c, 1, v), 0);
+    rk_cache_release(v);
+    v = rk_cache_value_new("k", 200000);
+    ck_assert_int_eq(rk_cache_insert(c, 2, v), 0);
+    ck_assert_uint_eq(rk_cache_bytes(c), 200000 + 2);
+    rk_cache_release(v);
+    ck_assert_uint_eq(rk_cache_values_alive(), base + 1);
+    rk_cache_destroy(small);
+    rk_cache_destroy(c);
+    ck_assert_uint_eq(rk_cache_values_alive(), base);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("rk_cache");
@@ -142,6 +199,7 @@ int main(void)
     tcase_add_test(tc, test_bounds);
     tcase_add_test(tc, test_many_keys);
     tcase_add_test(tc, test_acquired_values_outlive_the_cache);
+    tcase_add_test(tc, test_values_built_in_place);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
