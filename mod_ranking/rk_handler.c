@@ -165,13 +165,14 @@ int rk_db_open(request_rec *r, rk_db *db)
     return db->conn ? OK : HTTP_SERVICE_UNAVAILABLE;
 }
 
-static int db_select(request_rec *r, rk_db *db, rk_query_id q, const char **args,
-                     apr_dbd_results_t **res)
+/* Run query Q, its results in pool P. */
+static int db_select(request_rec *r, apr_pool_t *p, rk_db *db, rk_query_id q,
+                     const char **args, apr_dbd_results_t **res)
 {
     int rv;
 
     *res = NULL;
-    rv = apr_dbd_pselect(db->dbd->driver, r->pool, db->dbd->handle, res, db->conn->stmt[q],
+    rv = apr_dbd_pselect(db->dbd->driver, p, db->dbd->handle, res, db->conn->stmt[q],
                          0, rk_queries[q].nargs, args);
     if (rv != 0) {
         db_log(r, db, rv, rk_queries[q].label);
@@ -218,7 +219,7 @@ static int select_one(request_rec *r, rk_db *db, rk_query_id q, const char **arg
     apr_dbd_row_t *row = NULL;
     int found = 0, i;
 
-    if (db_select(r, db, q, args, &res) != 0) {
+    if (db_select(r, r->pool, db, q, args, &res) != 0) {
         return -1;
     }
     while (apr_dbd_get_row(db->dbd->driver, r->pool, res, &row, -1) == 0) {
@@ -389,6 +390,16 @@ static void cache_put(rk_cache *c, const char *key, apr_uint64_t rev, const void
 {
     if (c && cache_mutex && apr_thread_mutex_lock(cache_mutex) == APR_SUCCESS) {
         rk_cache_put(c, key, rev, v, len);
+        apr_thread_mutex_unlock(cache_mutex);
+    }
+}
+
+/* Keep V, a value built in place (rk_cache_value_new), in C for REV; the caller keeps
+ * its own reference. */
+static void cache_insert(rk_cache *c, apr_uint64_t rev, void *v)
+{
+    if (c && cache_mutex && apr_thread_mutex_lock(cache_mutex) == APR_SUCCESS) {
+        rk_cache_insert(c, rev, v);
         apr_thread_mutex_unlock(cache_mutex);
     }
 }
@@ -867,7 +878,7 @@ static void *build_answer(request_rec *r, rk_db *db, const rk_req *rq, const cha
     const rk_resource *res = spec->res;
     int list = rk_route_is_list(rq->route.id);
     int skip = list && rq->route.id != RK_ROUTE_COMPETITIONS;  /* the parent's id */
-    int nf = res->nfields, found = 0, nrows = 0, i, rv;
+    int nf = res->nfields, found = 0, nrows = 0, i;
     const char *args[RK_MAX_IDS];
     apr_allocator_t *alloc = NULL;
     apr_pool_t *p = NULL;
@@ -888,10 +899,7 @@ static void *build_answer(request_rec *r, rk_db *db, const rk_req *rq, const cha
     apr_allocator_owner_set(alloc, p);
     vals = apr_array_make(p, 64, nf * (int)sizeof(const char *));   /* one row each */
     path_args(rq, args);
-    rv = apr_dbd_pselect(db->dbd->driver, p, db->dbd->handle, &rs, db->conn->stmt[spec->query],
-                         0, rk_queries[spec->query].nargs, args);
-    if (rv != 0) {
-        db_log(r, db, rv, rk_queries[spec->query].label);
+    if (db_select(r, p, db, spec->query, args, &rs) != 0) {
         *status = HTTP_SERVICE_UNAVAILABLE;
         apr_pool_destroy(p);
         return NULL;
@@ -975,10 +983,8 @@ static int do_read(request_rec *r, rk_req *rq)
     else {
         lock = NULL;
     }
-    if ((built = build_answer(r, &db, rq, key, &status, &len)) != NULL
-        && answers && cache_mutex && apr_thread_mutex_lock(cache_mutex) == APR_SUCCESS) {
-        rk_cache_insert(answers, rq->data_rev, built);
-        apr_thread_mutex_unlock(cache_mutex);
+    if ((built = build_answer(r, &db, rq, key, &status, &len)) != NULL) {
+        cache_insert(answers, rq->data_rev, built);
     }
     if (lock) {
         apr_thread_mutex_unlock(lock);
