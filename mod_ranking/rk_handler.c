@@ -865,7 +865,7 @@ static void path_args(const rk_req *rq, const char **args)
 }
 
 /* The answer of a read route (also a lane PUT's: the lane as stored), written straight
- * from the rows (rk_jw) into a value of its exact size for the answer cache under KEY
+ * from the rows (rk_json_answer) into a value of its exact size for the answer cache under KEY
  * (rk_cache_value_new; the caller holds its reference), or NULL with *STATUS 404, 503
  * or 500.  The rows are read into a pool with an allocator of its own, destroyed
  * before returning: a large list leaves nothing behind in the request's pool, whose
@@ -878,14 +878,13 @@ static void *build_answer(request_rec *r, rk_db *db, const rk_req *rq, const cha
     const rk_resource *res = spec->res;
     int list = rk_route_is_list(rq->route.id);
     int skip = list && rq->route.id != RK_ROUTE_COMPETITIONS;  /* the parent's id */
-    int nf = res->nfields, found = 0, nrows = 0, i;
+    int nf = res->nfields, found = 0, i;
     const char *args[RK_MAX_IDS];
     apr_allocator_t *alloc = NULL;
     apr_pool_t *p = NULL;
     apr_array_header_t *vals;
     apr_dbd_results_t *rs = NULL;
     apr_dbd_row_t *row = NULL;
-    rk_jw w = { NULL, 0, 0 };
     char *out = NULL;
 
     *status = HTTP_INTERNAL_SERVER_ERROR;
@@ -904,14 +903,12 @@ static void *build_answer(request_rec *r, rk_db *db, const rk_req *rq, const cha
         apr_pool_destroy(p);
         return NULL;
     }
-    /* first pass: keep the values (a driver may reuse a row's memory for the next)
-     * and count the answer's bytes */
-    rk_jw_begin(&w, res, list);
+    /* keep the values: a driver may reuse a row's memory for the next */
     while (apr_dbd_get_row(db->dbd->driver, p, rs, &row, -1) == 0) {
         const char **v;
 
         found = 1;
-        if ((!list && nrows) || (skip && !col(db, row, skip))) {
+        if ((!list && vals->nelts) || (skip && !col(db, row, skip))) {
             continue;   /* drain; or the parent without children */
         }
         v = apr_array_push(vals);
@@ -919,23 +916,18 @@ static void *build_answer(request_rec *r, rk_db *db, const rk_req *rq, const cha
             const char *c = col(db, row, skip + i);
             v[i] = c ? apr_pstrdup(p, c) : NULL;
         }
-        rk_jw_row(&w, res, v);
-        nrows++;
     }
-    rk_jw_end(&w, list);
     if (!found) {
         *status = HTTP_NOT_FOUND;
     }
-    else if ((out = rk_cache_value_new(key, w.len)) != NULL) {
-        /* second pass: write */
-        *len = w.len;
-        w = (rk_jw){ out, 0, 0 };
-        rk_jw_begin(&w, res, list);
-        for (i = 0; i < nrows; i++) {
-            rk_jw_row(&w, res, (const char **)(vals->elts + i * vals->elt_size));
+    else {
+        const char *const *rows = (const char *const *)vals->elts;   /* one after the other */
+
+        *len = rk_json_answer(NULL, res, list, rows, (size_t)vals->nelts);
+        if ((out = rk_cache_value_new(key, *len)) != NULL) {
+            rk_json_answer(out, res, list, rows, (size_t)vals->nelts);
+            *status = HTTP_OK;
         }
-        rk_jw_end(&w, list);
-        *status = HTTP_OK;
     }
     apr_pool_destroy(p);
     return out;

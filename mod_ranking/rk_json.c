@@ -46,6 +46,11 @@ const rk_resource rk_res_line = { "line", "lines", FIELDS(lane_fields) };
 
 /* ---- answers written straight from rows (see rk_json.h) ---- */
 
+typedef struct {
+    char *out;     /* where to write, or NULL to count only */
+    size_t len;    /* bytes written (or counted) so far */
+} rk_jw;
+
 static void put(rk_jw *w, const char *s, size_t n)
 {
     if (w->out) {
@@ -54,7 +59,7 @@ static void put(rk_jw *w, const char *s, size_t n)
     w->len += n;
 }
 
-#define PUT_LIT(w, lit) put((w), (lit), sizeof(lit) - 1)
+#define PUT_LIT(w, lit) put((w), "" lit, sizeof(lit) - 1)   /* LIT: a string literal */
 
 /* Length of the valid UTF-8 sequence at S (N bytes left), or 0 when it is not one:
  * the rules of RFC 3629 (no overlong form, no surrogate, at most U+10FFFF), which
@@ -175,26 +180,11 @@ static void put_value(rk_jw *w, rk_ftype type, const char *v)
     PUT_LIT(w, "null");
 }
 
-void rk_jw_begin(rk_jw *w, const rk_resource *res, int list)
-{
-    w->rows = 0;
-    PUT_LIT(w, "{\"status\":\"success\",\"");
-    put(w, list ? res->plural : res->singular, strlen(list ? res->plural : res->singular));
-    if (list) {
-        PUT_LIT(w, "\":[");
-    }
-    else {
-        PUT_LIT(w, "\":");
-    }
-}
-
-void rk_jw_row(rk_jw *w, const rk_resource *res, const char *const *values)
+/* One object of the resource's fields, in order. */
+static void put_row(rk_jw *w, const rk_resource *res, const char *const *values)
 {
     int i;
 
-    if (w->rows++) {
-        PUT_LIT(w, ",");
-    }
     for (i = 0; i < res->nfields; i++) {
         put(w, i ? ",\"" : "{\"", 2);
         put(w, res->fields[i].name, strlen(res->fields[i].name));
@@ -204,14 +194,30 @@ void rk_jw_row(rk_jw *w, const rk_resource *res, const char *const *values)
     PUT_LIT(w, "}");
 }
 
-void rk_jw_end(rk_jw *w, int list)
+size_t rk_json_answer(char *out, const rk_resource *res, int list, const char *const *values,
+                      size_t nrows)
 {
+    const char *name = list ? res->plural : res->singular;
+    rk_jw w = { out, 0 };
+    size_t i;
+
+    PUT_LIT(&w, "{\"status\":\"success\",\"");
+    put(&w, name, strlen(name));
+    PUT_LIT(&w, "\":");
     if (list) {
-        PUT_LIT(w, "]}");
+        PUT_LIT(&w, "[");
     }
-    else {
-        PUT_LIT(w, "}");
+    for (i = 0; i < nrows; i++) {
+        if (i) {
+            PUT_LIT(&w, ",");
+        }
+        put_row(&w, res, values + i * (size_t)res->nfields);
     }
+    if (list) {
+        PUT_LIT(&w, "]");
+    }
+    PUT_LIT(&w, "}");
+    return w.len;
 }
 
 json_t *rk_json_success(const char *key, json_t *value)

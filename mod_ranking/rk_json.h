@@ -32,27 +32,19 @@ extern const rk_resource rk_res_heat;
 extern const rk_resource rk_res_voie;  /* lane, variant A keys */
 extern const rk_resource rk_res_line;  /* lane, variant B keys */
 
-/* Answers written straight from rows, without a JSON tree: {"status":"success",
+/* An answer written straight from rows, without a JSON tree: {"status":"success",
  * "<plural>":[<row>,...]} for a list, {"status":"success","<singular>":<row>} for one
- * resource; each row an object of the resource's fields in order, from column values
- * (VALUES[i] NULL = SQL NULL): IDs and strings as JSON strings (NULL as null, or as ""
- * for RK_F_STR), integers as numbers (null when the column is not one), strings not
- * valid UTF-8 shown as NULL.  Compact, UTF-8 as is; quote, backslash and control
- * characters escaped (\uXXXX upper case): the bytes jansson's compact dump gives.
+ * resource (NROWS 1).  VALUES holds NROWS rows of res->nfields column values each, one
+ * row after the other (NULL = SQL NULL).  Each row is an object of the resource's
+ * fields in order: IDs and strings as JSON strings (NULL as null, or as "" for
+ * RK_F_STR), integers as numbers (null when the column is not one), strings not valid
+ * UTF-8 shown as NULL.  Compact, UTF-8 as is; quote, backslash and control characters
+ * escaped (\uXXXX upper case): the bytes jansson's compact dump gives.
  *
- * Two passes, so that the answer is allocated once at its exact size: with OUT NULL
- * the calls only count (LEN), then the same calls with OUT pointing to LEN bytes write.
- *     rk_jw w = { NULL, 0, 0 };  begin, rows, end;  out = alloc(w.len);
- *     w = (rk_jw){ out, 0, 0 };   begin, rows, end;   (w.len is the same) */
-typedef struct {
-    char *out;     /* where to write, or NULL to count only */
-    size_t len;    /* bytes written (or counted) so far */
-    int rows;      /* rows so far */
-} rk_jw;
-
-void rk_jw_begin(rk_jw *w, const rk_resource *res, int list);
-void rk_jw_row(rk_jw *w, const rk_resource *res, const char *const *values);
-void rk_jw_end(rk_jw *w, int list);
+ * Returns the answer's length; writes it into OUT unless OUT is NULL.  Called once to
+ * size the answer, once to write it, it is allocated once at its exact size. */
+size_t rk_json_answer(char *out, const rk_resource *res, int list, const char *const *values,
+                      size_t nrows);
 
 /* {"status":"success","<key>":<value>} (steals VALUE; VALUE may be NULL for a bare
  * {"status":"success"}). */

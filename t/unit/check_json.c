@@ -1,4 +1,4 @@
-/* check_json.c: Check unit tests of rk_json (response shaping: the answer writer rk_jw,
+/* check_json.c: Check unit tests of rk_json (response shaping: rk_json_answer, the writer,
  * checked against literal answers and, on random rows, against jansson's dump).
  * Contract: shared/API.md "Bodies" (field names, order and types) and "Other errors". */
 #include <check.h>
@@ -101,25 +101,19 @@ static void expect_dump(json_t *j, const char *want)
 
 /* ------------------------------------------------------------------ the writer */
 
-/* One answer through rk_jw, counted then written (the two passes must agree):
+/* One answer through rk_json_answer, counted then written (the two calls must agree):
  * a list of N rows when LIST, else the single row ROWS[0].  malloc()ed, NUL-ended. */
 static char *write_answer(const rk_resource *res, int list, int n, const char *const *const *rows)
 {
-    rk_jw w = { NULL, 0, 0 };
-    rk_jw_begin(&w, res, list);
+    const char *flat[4 * 8];   /* the rows one after the other, as rk_json_answer takes them */
+    ck_assert_int_le(n * res->nfields, (int)(sizeof flat / sizeof flat[0]));
     for (int i = 0; i < n; i++)
-        rk_jw_row(&w, res, rows[i]);
-    rk_jw_end(&w, list);
-    size_t counted = w.len;
+        memcpy(flat + i * res->nfields, rows[i], (size_t)res->nfields * sizeof(char *));
+    size_t counted = rk_json_answer(NULL, res, list, flat, (size_t)n);
     char *out = malloc(counted + 1);
     ck_assert_ptr_nonnull(out);
     memset(out, '#', counted + 1);
-    w = (rk_jw){ out, 0, 0 };
-    rk_jw_begin(&w, res, list);
-    for (int i = 0; i < n; i++)
-        rk_jw_row(&w, res, rows[i]);
-    rk_jw_end(&w, list);
-    ck_assert_uint_eq(w.len, counted);
+    ck_assert_uint_eq(rk_json_answer(out, res, list, flat, (size_t)n), counted);
     ck_assert_int_eq(out[counted], '#');   /* nothing written past the count */
     out[counted] = '\0';
     return out;
