@@ -9,6 +9,19 @@
 
 #include "rk_token.h"
 
+/* Lower-case hex of the N bytes of IN, NUL-terminated (OUT: 2 N + 1 chars). */
+static void hex_lower(const unsigned char *in, size_t n, char *out)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        out[2 * i] = hex[in[i] >> 4];
+        out[2 * i + 1] = hex[in[i] & 15];
+    }
+    out[2 * n] = '\0';
+}
+
 /* ---- SipHash-2-4 ---- */
 
 #define ROTL64(x, b) (((x) << (b)) | ((x) >> (64 - (b))))
@@ -89,16 +102,10 @@ void rk_siphash(const void *data, size_t len, const unsigned char key[16], unsig
 void rk_token_cache_key(const char *tok, size_t len, const unsigned char key[16],
                         char out[RK_TOKEN_KEY_HEX + 1])
 {
-    static const char hex[] = "0123456789abcdef";
-    unsigned char h[16];
-    int i;
+    unsigned char h[RK_TOKEN_KEY_HEX / 2];
 
-    rk_siphash(tok, len, key, h, 16);
-    for (i = 0; i < 16; i++) {
-        out[2 * i] = hex[h[i] >> 4];
-        out[2 * i + 1] = hex[h[i] & 15];
-    }
-    out[RK_TOKEN_KEY_HEX] = '\0';
+    rk_siphash(tok, len, key, h, sizeof(h));
+    hex_lower(h, sizeof(h), out);
 }
 
 /* ---- SHA-256 (FIPS 180-4) ---- */
@@ -178,16 +185,10 @@ void rk_sha256(const void *data, size_t len, unsigned char out[32])
 
 void rk_sha256_hex(const void *data, size_t len, char out[RK_HASH_HEX + 1])
 {
-    static const char hex[] = "0123456789abcdef";
-    unsigned char md[32];
-    int i;
+    unsigned char md[RK_HASH_HEX / 2];
 
     rk_sha256(data, len, md);
-    for (i = 0; i < 32; i++) {
-        out[2 * i] = hex[md[i] >> 4];
-        out[2 * i + 1] = hex[md[i] & 15];
-    }
-    out[RK_HASH_HEX] = '\0';
+    hex_lower(md, sizeof(md), out);
 }
 
 /* ---- tokens ---- */
