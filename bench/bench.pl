@@ -174,6 +174,17 @@ my @rows;       # the table
 my %targets;    # name => { met, what }
 my @errors;     # what went wrong (any mode)
 
+# A row of the table from what alternate() returns (the module's runs against the
+# baseline's), and the row's own fields.
+sub compared_row {
+    my ($m, $s, $ma, $sa, %fields) = @_;
+    push @rows, { module_rps => $m->{rps}, static_rps => $s->{rps},
+                  ratio => $s->{rps} ? $m->{rps} / $s->{rps} : 0,
+                  p50_ms => $m->{p50}, p99_ms => $m->{p99}, static_p99_ms => $s->{p99},
+                  module_runs => $ma, static_runs => $sa, errors => $m->{bad} + $s->{bad},
+                  %fields };
+}
+
 sub target {
     my ($name, $met, $what) = @_;
     $targets{$name} = { met => $met ? JSON::PP::true : JSON::PP::false, what => $what };
@@ -206,15 +217,11 @@ for my $rt (@routes) {
     $st->code == 200 && $st->content eq $body or die "static copy of $path differs\n";
     $st->header('Content-Type') =~ m{^application/json} or die "static $name: not JSON\n";
     info(sprintf "%-14s %8d bytes: module vs static file", $name, length $body);
-    my ($m, $s, $ma, $sa) = alternate(
+    compared_row(alternate(
         sub { wrk(url => "$base/api$path", headers => [$auth], $_[0] ? (duration => 1) : ()) },
         sub { wrk(url => "$base/static/$name.json", headers => [$auth],
-                  $_[0] ? (duration => 1) : ()) });
-    push @rows, { route => "GET $path", name => $name, kind => 'read', bytes => length $body,
-                  module_rps => $m->{rps}, static_rps => $s->{rps},
-                  ratio => $s->{rps} ? $m->{rps} / $s->{rps} : 0,
-                  p50_ms => $m->{p50}, p99_ms => $m->{p99}, static_p99_ms => $s->{p99},
-                  module_runs => $ma, static_runs => $sa, errors => $m->{bad} + $s->{bad} };
+                  $_[0] ? (duration => 1) : ()) }),
+        route => "GET $path", name => $name, kind => 'read', bytes => length $body);
 }
 
 # ---- conditional GET -----------------------------------------------------------------
@@ -228,16 +235,12 @@ for my $name (grep { my $n = $_; grep { $_->[0] eq $n } @routes } 'wods', 'spots
     get("$base/static/$name.json", 'If-None-Match' => $setag)->code == 304
         or die "static $name: no 304\n";
     info("$name 304: module vs static file");
-    my ($m, $s, $ma, $sa) = alternate(
+    compared_row(alternate(
         sub { wrk(url => "$base/api$path", headers => [$auth, "If-None-Match: $etag{$name}"],
                   $_[0] ? (duration => 1) : ()) },
         sub { wrk(url => "$base/static/$name.json", headers => [$auth, "If-None-Match: $setag"],
-                  $_[0] ? (duration => 1) : ()) });
-    push @rows, { route => "GET $path (304)", name => "$name-304", kind => 'read-304',
-                  bytes => 0, module_rps => $m->{rps}, static_rps => $s->{rps},
-                  ratio => $s->{rps} ? $m->{rps} / $s->{rps} : 0,
-                  p50_ms => $m->{p50}, p99_ms => $m->{p99}, static_p99_ms => $s->{p99},
-                  module_runs => $ma, static_runs => $sa, errors => $m->{bad} + $s->{bad} };
+                  $_[0] ? (duration => 1) : ()) }),
+        route => "GET $path (304)", name => "$name-304", kind => 'read-304', bytes => 0);
 }
 
 # The ETag changes with the data: one lane PUT, and the old ETag is no longer current.
@@ -275,18 +278,12 @@ sub sqlite_commits {
     return { rps => $raw_n / (time - $t0), bad => 0 };
 }
 info('lane PUT, 16 clients, vs sqlite3 committing single-row updates');
-{
-    my ($m, $s, $ma, $sa) = alternate(
-        sub { wrk(url => "$base/api", headers => [$auth], script => "$ROOT/bench/put.lua",
-                  connections => 16, $_[0] ? (duration => 1) : ()) },
-        sub { sqlite_commits() });
-    push @rows, { route => 'PUT …/voie/{v} (16 clients)', name => 'lane-put', kind => 'write',
-                  bytes => 0, module_rps => $m->{rps}, static_rps => $s->{rps},
-                  baseline => 'sqlite3 single-row commits/s, WAL, synchronous=FULL',
-                  ratio => $s->{rps} ? $m->{rps} / $s->{rps} : 0,
-                  p50_ms => $m->{p50}, p99_ms => $m->{p99}, static_p99_ms => undef,
-                  module_runs => $ma, static_runs => $sa, errors => $m->{bad} };
-}
+compared_row(alternate(
+    sub { wrk(url => "$base/api", headers => [$auth], script => "$ROOT/bench/put.lua",
+              connections => 16, $_[0] ? (duration => 1) : ()) },
+    sub { sqlite_commits() }),
+    route => 'PUT …/voie/{v} (16 clients)', name => 'lane-put', kind => 'write', bytes => 0,
+    baseline => 'sqlite3 single-row commits/s, WAL, synchronous=FULL');
 
 # ---- /connect against one bcrypt check -----------------------------------------------
 
