@@ -8,7 +8,8 @@
  * 3 database or system error (cannot open, no schema, statement failed).
  *
  * Uses APR-util's apr_dbd directly (the drivers mod_dbd uses), the statements of
- * rk_admin_sql.c and rk_password_hash of rk_token.c.  Passwords come from standard
+ * admin_sql.c, what rk_sql.h shares with the module (SQLite connection setup,
+ * user-name limit) and rk_password_hash of rk_token.c.  Passwords come from standard
  * input only, never from the command line; neither a password nor a hash is ever
  * printed. */
 #ifdef HAVE_CONFIG_H
@@ -31,7 +32,8 @@
 #include <apr_time.h>
 #include <apr_dbd.h>
 
-#include "rk_admin_sql.h"
+#include "admin_sql.h"
+#include "rk_sql.h"
 #include "rk_token.h"
 
 #ifndef PACKAGE_VERSION
@@ -48,7 +50,6 @@ enum {
 };
 
 #define DEFAULT_COST     10
-#define NAME_MAX_BYTES   64
 #define PASSWORD_MAX     72     /* bcrypt uses the first 72 bytes only: refuse more */
 #define HASH_BUF         128
 
@@ -140,7 +141,7 @@ static int name_ok(const char *name)
 {
     size_t i, n = strlen(name);
 
-    if (n < 1 || n > NAME_MAX_BYTES) {
+    if (n < 1 || n > RK_USER_NAME_MAX) {
         return 0;
     }
     for (i = 0; i < n; i++) {
@@ -425,13 +426,13 @@ static int db_open(db_t *db, apr_pool_t *pool, const char *driver, const char *p
         return EXIT_DB;
     }
 
-    for (i = 0; db->sqlite && i < rk_admin_sqlite_setup_count; i++) {
+    for (i = 0; db->sqlite && i < rk_sqlite_setup_count; i++) {
         apr_dbd_results_t *res = NULL;
         apr_dbd_row_t *row = NULL;
 
-        r = apr_dbd_select(db->driver, pool, db->handle, &res, rk_admin_sqlite_setup[i], 1);
+        r = apr_dbd_select(db->driver, pool, db->handle, &res, rk_sqlite_setup[i], 1);
         if (r != 0) {
-            return db_fail(db, r, rk_admin_sqlite_setup[i]);
+            return db_fail(db, r, rk_sqlite_setup[i]);
         }
         while (apr_dbd_get_row(db->driver, pool, res, &row, -1) == 0)
             ;
@@ -561,12 +562,14 @@ static int not_found(const char *user)
 
 /* ------------------------------------------------------------------ commands */
 
+typedef struct command command;
+
 typedef struct {
     const char *driver;
     const char *params;
     int cost;
     const char *role;           /* add --role */
-    const char *cmd;
+    const command *cmd;
     const char *arg[2];         /* the command's operands */
     int nargs;
 } opts_t;
@@ -663,7 +666,7 @@ static int cmd_role(db_t *db, const opts_t *o)
     return rc;
 }
 
-static int cmd_enable_disable(db_t *db, const opts_t *o, int enable)
+static int enable_disable(db_t *db, const opts_t *o, int enable)
 {
     const char *user = o->arg[0];
     int rc, n = 0, revoked = 0;
@@ -686,6 +689,16 @@ static int cmd_enable_disable(db_t *db, const opts_t *o, int enable)
         printf("disabled %s; revoked %d %s\n", user, revoked, plural(revoked, "token", "tokens"));
     }
     return rc;
+}
+
+static int cmd_disable(db_t *db, const opts_t *o)
+{
+    return enable_disable(db, o, 0);
+}
+
+static int cmd_enable(db_t *db, const opts_t *o)
+{
+    return enable_disable(db, o, 1);
 }
 
 static int cmd_delete(db_t *db, const opts_t *o)
@@ -792,26 +805,34 @@ static int cmd_list(db_t *db, const opts_t *o)
     return 0;
 }
 
-/* ------------------------------------------------------------------ arguments */
+/* ------------------------------------------------------------------ the command table */
 
-typedef struct {
+/* How a command takes a role: not at all, as the option --role, or as its second
+ * operand. */
+enum { ROLE_NONE, ROLE_OPTION, ROLE_OPERAND };
+
+struct command {
     const char *name;
-    int nargs;                  /* operands */
-    int password;               /* reads a password */
     const char *operands;       /* for messages */
-} command;
+    int nargs;                  /* operands; the first one, if any, is a user name */
+    int password;               /* reads a password */
+    int role;                   /* ROLE_* */
+    int (*run)(db_t *db, const opts_t *o);
+};
 
 static const command commands[] = {
-    { "add", 1, 1, "USER [--role reader|editor]" },
-    { "passwd", 1, 1, "USER" },
-    { "role", 2, 0, "USER reader|editor" },
-    { "disable", 1, 0, "USER" },
-    { "enable", 1, 0, "USER" },
-    { "delete", 1, 0, "USER" },
-    { "list", 0, 0, "" },
-    { "revoke", 1, 0, "USER" },
-    { "purge", 0, 0, "" },
+    { "add", "USER [--role reader|editor]", 1, 1, ROLE_OPTION, cmd_add },
+    { "passwd", "USER", 1, 1, ROLE_NONE, cmd_passwd },
+    { "role", "USER reader|editor", 2, 0, ROLE_OPERAND, cmd_role },
+    { "disable", "USER", 1, 0, ROLE_NONE, cmd_disable },
+    { "enable", "USER", 1, 0, ROLE_NONE, cmd_enable },
+    { "delete", "USER", 1, 0, ROLE_NONE, cmd_delete },
+    { "list", "", 0, 0, ROLE_NONE, cmd_list },
+    { "revoke", "USER", 1, 0, ROLE_NONE, cmd_revoke },
+    { "purge", "", 0, 0, ROLE_NONE, cmd_purge },
 };
+
+/* ------------------------------------------------------------------ arguments */
 
 static const command *find_command(const char *name)
 {
@@ -909,13 +930,13 @@ static int parse(int argc, const char *const *argv, opts_t *o)
     if (npos == 0) {
         return usage_error("no command");
     }
-    o->cmd = pos[0];
     {
-        const command *c = find_command(o->cmd);
+        const command *c = find_command(pos[0]);
 
         if (!c) {
-            return usage_error("unknown command '%s'", o->cmd);
+            return usage_error("unknown command '%s'", pos[0]);
         }
+        o->cmd = c;
         if (npos - 1 > c->nargs) {
             if (c->password) {
                 return usage_error("too many arguments to '%s': passwords are read from "
@@ -931,18 +952,18 @@ static int parse(int argc, const char *const *argv, opts_t *o)
             o->arg[i] = pos[i + 1];
         }
     }
-    if (o->role && strcmp(o->cmd, "add") != 0) {
+    if (o->role && o->cmd->role != ROLE_OPTION) {
         return usage_error("--role goes with 'add' only (use: role USER reader|editor)");
     }
     if (o->role && !role_ok(o->role)) {
         return usage_error("the role must be 'reader' or 'editor'");
     }
-    if (strcmp(o->cmd, "role") == 0 && !role_ok(o->arg[1])) {
+    if (o->cmd->role == ROLE_OPERAND && !role_ok(o->arg[1])) {
         return usage_error("the role must be 'reader' or 'editor'");
     }
     if (o->nargs > 0 && !name_ok(o->arg[0])) {
         return usage_error("invalid user name: 1 to %d printable ASCII characters, no space "
-                           "and no ':'", NAME_MAX_BYTES);
+                           "and no ':'", RK_USER_NAME_MAX);
     }
     o->cost = DEFAULT_COST;
     if (cost) {
@@ -990,33 +1011,7 @@ int main(int argc, const char *const *argv)
 
     rc = db_open(&db, pool, o.driver, o.params);
     if (rc == 0) {
-        if (strcmp(o.cmd, "add") == 0) {
-            rc = cmd_add(&db, &o);
-        }
-        else if (strcmp(o.cmd, "passwd") == 0) {
-            rc = cmd_passwd(&db, &o);
-        }
-        else if (strcmp(o.cmd, "role") == 0) {
-            rc = cmd_role(&db, &o);
-        }
-        else if (strcmp(o.cmd, "disable") == 0) {
-            rc = cmd_enable_disable(&db, &o, 0);
-        }
-        else if (strcmp(o.cmd, "enable") == 0) {
-            rc = cmd_enable_disable(&db, &o, 1);
-        }
-        else if (strcmp(o.cmd, "delete") == 0) {
-            rc = cmd_delete(&db, &o);
-        }
-        else if (strcmp(o.cmd, "list") == 0) {
-            rc = cmd_list(&db, &o);
-        }
-        else if (strcmp(o.cmd, "revoke") == 0) {
-            rc = cmd_revoke(&db, &o);
-        }
-        else {
-            rc = cmd_purge(&db, &o);
-        }
+        rc = o.cmd->run(&db, &o);
     }
     db_close(&db);
     if (fflush(stdout) != 0 && rc == 0) {

@@ -1,13 +1,15 @@
-/* rk_admin_sql.h: the SQL text of the statements of the administration command
+/* admin_sql.h: the SQL text of the statements of the administration command
  * ranking-admin (tools/ranking-admin.c).  Pure C, no httpd header.
  *
  * Statements are portable (SQLite and PostgreSQL) and prepared with apr_dbd under
  * the labels below; placeholders are apr_dbd's: %s (a string, "varchar" to
  * PostgreSQL) and %lld (a 64-bit integer, "bigint" to PostgreSQL).  Values are
  * always passed as strings (apr_dbd_pvquery / apr_dbd_pvselect).  Times are Unix
- * seconds, as in the module (token.expires_at). */
-#ifndef RK_ADMIN_SQL_H
-#define RK_ADMIN_SQL_H
+ * seconds, as in the module (token.expires_at).  What the module and the command
+ * must agree on (the purge statement, the user-name limit, the SQLite connection
+ * setup, the schema version) comes from mod_ranking/rk_sql.h. */
+#ifndef ADMIN_SQL_H
+#define ADMIN_SQL_H
 
 typedef enum {
     /* schema check: selects every column the command uses, returns no row.  Its
@@ -33,9 +35,5 @@ typedef struct {
 } rk_admin_query;
 
 extern const rk_admin_query rk_admin_queries[RK_A_COUNT];
-
-/* Run once on each new SQLite connection, in order (each may return a row). */
-extern const char *const rk_admin_sqlite_setup[];
-extern const int rk_admin_sqlite_setup_count;
 
 #endif

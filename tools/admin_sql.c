@@ -1,11 +1,13 @@
-/* rk_admin_sql.c: the statements of ranking-admin.  Portable SQL (SQLite and
- * PostgreSQL); see rk_admin_sql.h.
+/* admin_sql.c: the statements of ranking-admin.  Portable SQL (SQLite and
+ * PostgreSQL); see admin_sql.h.
  *
  * A token is live while expires_at > now and expired once expires_at <= now: the
- * same bounds as the module's token lookup and purge (rk_sql.c).  Tokens are deleted
- * explicitly before their account: ON DELETE CASCADE works on SQLite only with
- * PRAGMA foreign_keys=ON, which another client may not have set. */
-#include "rk_admin_sql.h"
+ * same bounds as the module's token lookup, and the purge is the module's own
+ * statement (RK_SQL_TOKEN_PURGE).  Tokens are deleted explicitly before their
+ * account: ON DELETE CASCADE works on SQLite only with PRAGMA foreign_keys=ON,
+ * which another client may not have set. */
+#include "admin_sql.h"
+#include "rk_sql.h"
 
 const rk_admin_query rk_admin_queries[RK_A_COUNT] = {
     [RK_A_PROBE] = { "ranking_admin_probe",
@@ -32,21 +34,10 @@ const rk_admin_query rk_admin_queries[RK_A_COUNT] = {
 
     [RK_A_TOKEN_REVOKE] = { "ranking_admin_token_revoke",
         "DELETE FROM token WHERE account_id IN (SELECT id FROM account WHERE name = %s)", 1 },
-    [RK_A_TOKEN_PURGE] = { "ranking_admin_token_purge",
-        "DELETE FROM token WHERE expires_at <= %lld", 1 },
+    [RK_A_TOKEN_PURGE] = { "ranking_admin_token_purge", RK_SQL_TOKEN_PURGE, 1 },
 
     [RK_A_ACCOUNT_LIST] = { "ranking_admin_account_list",
         "SELECT a.name, a.role, a.enabled,"
         " (SELECT COUNT(*) FROM token t WHERE t.account_id = a.id AND t.expires_at > %lld)"
         " FROM account a ORDER BY a.name, a.id", 1 },
 };
-
-const char *const rk_admin_sqlite_setup[] = {
-    "PRAGMA foreign_keys = ON",
-    /* apr_dbd's sqlite3 driver retries a busy step 15 more times, 100 ms apart: a
-     * lock held by another process makes a command give up after about 5.5 s, as
-     * the module does */
-    "PRAGMA busy_timeout = 250",
-};
-const int rk_admin_sqlite_setup_count =
-    (int)(sizeof(rk_admin_sqlite_setup) / sizeof(rk_admin_sqlite_setup[0]));
