@@ -5,6 +5,7 @@
 
 #include "rk_body.h"
 #include "rk_router.h"
+#include "rk_score.h"
 
 size_t rk_utf8_chars(const char *s)
 {
@@ -141,6 +142,30 @@ static const char *lane_score(const json_t *v, rk_lane_patch *out)
     return NULL;
 }
 
+static const char *lane_tiebreak(const json_t *v, rk_lane_patch *out)
+{
+    rk_score tb;
+    const char *err;
+
+    if (json_is_null(v)) {
+        out->tiebreak_null = 1;
+    }
+    else if (!json_is_string(v)) {
+        return "Invalid body: tiebreak must be a string or null";
+    }
+    /* no NUL inside (jansson refuses \u0000): the C string is the whole value.  A
+     * time is at most 12 bytes ("99:59:59.999"), so once it parses it fits the
+     * buffer; copy_string stays bounded all the same. */
+    else if (rk_tiebreak_parse(json_string_value(v), &tb, &err) != 0) {
+        return err;
+    }
+    else if (copy_string(v, out->tiebreak, RK_SCORE_MAX_BYTES) != 0) {
+        return "Invalid body: tiebreak must be a time like 1:02.5";
+    }
+    out->set |= RK_LANE_SET_TIEBREAK;
+    return NULL;
+}
+
 int rk_lane_patch_parse(const char *body, size_t len, rk_lane_patch *out, const char **err)
 {
     static const struct {
@@ -148,6 +173,7 @@ int rk_lane_patch_parse(const char *body, size_t len, rk_lane_patch *out, const 
         const char *(*parse)(const json_t *, rk_lane_patch *);
     } keys[] = {
         { "number", lane_number }, { "spot_id", lane_spot }, { "score", lane_score },
+        { "tiebreak", lane_tiebreak },
     };
     json_t *root, *value;
     const char *key;

@@ -25,6 +25,7 @@ int rk_connect_parse(const char *body, size_t len, rk_credentials *out, const ch
 #define RK_LANE_SET_NUMBER 0x1u
 #define RK_LANE_SET_SPOT   0x2u
 #define RK_LANE_SET_SCORE  0x4u
+#define RK_LANE_SET_TIEBREAK 0x8u
 
 #define RK_SCORE_MAX_CHARS 64            /* Unicode code points */
 #define RK_SCORE_MAX_BYTES (4 * RK_SCORE_MAX_CHARS)
@@ -37,11 +38,18 @@ typedef struct {
     char spot_id[19];              /* when RK_LANE_SET_SPOT and !spot_null: a valid id */
     int score_null;                /* when RK_LANE_SET_SCORE: 1 = null */
     char score[RK_SCORE_MAX_BYTES + 1]; /* when RK_LANE_SET_SCORE and !score_null */
+    int tiebreak_null;             /* when RK_LANE_SET_TIEBREAK: 1 = null */
+    char tiebreak[RK_SCORE_MAX_BYTES + 1]; /* when RK_LANE_SET_TIEBREAK and !tiebreak_null:
+                                              a time rk_tiebreak_parse accepts */
 } rk_lane_patch;
 
 /* Parse a lane PUT body: an object with one or more of "number" (JSON integer,
  * 1..RK_LANE_NUMBER_MAX; the zone's lane_count is checked later against the database),
- * "spot_id" (string id or null), "score" (string of at most 64 code points, or null).
+ * "spot_id" (string id or null), "score" (string of at most 64 code points, or null),
+ * "tiebreak" (a time as rk_tiebreak_parse reads it, e.g. "1:02.5", or null).
+ * The score's format is not checked here: it depends on the scoring of the heat's WOD,
+ * known only once the lane is looked up (rk_score_parse).  The tiebreak's is: it is a
+ * time whatever the WOD, and its message is rk_tiebreak_parse's.
  * Empty object, unknown key, wrong type or out-of-range value: -1 with *ERR set.
  * Returns 0 on success. */
 int rk_lane_patch_parse(const char *body, size_t len, rk_lane_patch *out, const char **err);

@@ -3,11 +3,12 @@
  * The raw input is the body, passed with its length in a heap buffer of exactly that
  * size (ASan catches any read past LEN).  Checks:
  *   - the result is 0 or -1;
- *   - on success: set != 0 and has no bit beyond NUMBER|SPOT|SCORE; number in
+ *   - on success: set != 0 and has no bit beyond NUMBER|SPOT|SCORE|TIEBREAK; number in
  *     1..RK_LANE_NUMBER_MAX when set; spot_id NUL-terminated and passing rk_id_valid
  *     when set and not null; score NUL-terminated, valid UTF-8, at most
- *     RK_SCORE_MAX_CHARS code points when set and not null; fields of keys that are
- *     absent left at zero;
+ *     RK_SCORE_MAX_CHARS code points when set and not null; tiebreak NUL-terminated,
+ *     a time by the target's own shape check and by rk_tiebreak_parse when set and
+ *     not null; fields of keys that are absent left at zero;
  *   - the set bits are exactly the keys of the body (as jansson reads it) and the
  *     values equal the body's;
  *   - on failure: *err is one of the fixed messages and the output is all zero;
@@ -21,6 +22,7 @@
 
 #include "rk_body.h"
 #include "rk_router.h"
+#include "rk_score.h"
 
 #define CHECK(cond) do { if (!(cond)) { \
     fprintf(stderr, "fuzz_lane: invariant failed: %s (line %d)\n", #cond, __LINE__); \
@@ -39,6 +41,8 @@ static const char *const messages[] = {
     "Invalid body: spot_id is not a valid id",
     "Invalid body: score must be a string or null",
     "Invalid body: score longer than 64 characters",
+    "Invalid body: tiebreak must be a string or null",
+    "Invalid body: tiebreak must be a time like 1:02.5",
 };
 
 static int known_message(const char *m)
@@ -100,6 +104,39 @@ static size_t utf8_count(const unsigned char *s, size_t len)
     return n;
 }
 
+/* A tiebreak time, read differently from rk_score.c: the shape of the string (each
+ * digit replaced by '9') is one of the allowed shapes, and every field after a ':'
+ * starts with 0-5 (minutes after hours and seconds are 00-59). */
+static int time_shape(const char *s, size_t len)
+{
+    static const char *const heads[] = { "9:99", "99:99", "9:99:99", "99:99:99" };
+    static const char *const tails[] = { "", ".9", ".99", ".999" };
+    char shape[16];
+    size_t i, h, t;
+
+    if (len >= sizeof(shape)) {
+        return 0;
+    }
+    for (i = 0; i < len; i++) {
+        shape[i] = s[i] >= '0' && s[i] <= '9' ? '9' : s[i];
+        if (i > 0 && s[i - 1] == ':' && !(s[i] >= '0' && s[i] <= '5')) {
+            return 0;
+        }
+    }
+    shape[len] = '\0';
+    for (h = 0; h < 4; h++) {
+        size_t hl = strlen(heads[h]);
+
+        for (t = 0; t < 4; t++) {
+            if (hl + strlen(tails[t]) == len && strncmp(shape, heads[h], hl) == 0
+                && strcmp(shape + hl, tails[t]) == 0) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 /* The reference: 1 = accept, 0 = refuse, from rk_body.h and jansson. */
 static int reference(json_t *root)
 {
@@ -126,6 +163,12 @@ static int reference(json_t *root)
             if (!json_is_null(v) && !(json_is_string(v)
                   && utf8_count((const unsigned char *)json_string_value(v),
                                 json_string_length(v)) <= RK_SCORE_MAX_CHARS)) {
+                return 0;
+            }
+        }
+        else if (strcmp(key, "tiebreak") == 0) {
+            if (!json_is_null(v) && !(json_is_string(v)
+                  && time_shape(json_string_value(v), json_string_length(v)))) {
                 return 0;
             }
         }
@@ -162,7 +205,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         json_t *v;
 
         CHECK(out->set != 0);
-        CHECK((out->set & ~(RK_LANE_SET_NUMBER | RK_LANE_SET_SPOT | RK_LANE_SET_SCORE)) == 0);
+        CHECK((out->set & ~(RK_LANE_SET_NUMBER | RK_LANE_SET_SPOT | RK_LANE_SET_SCORE
+                            | RK_LANE_SET_TIEBREAK)) == 0);
 
         v = json_object_get(root, "number");
         CHECK(!!(out->set & RK_LANE_SET_NUMBER) == (v != NULL));
@@ -212,6 +256,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         else {
             CHECK(all_zero(out->score, sizeof(out->score)));
+        }
+
+        v = json_object_get(root, "tiebreak");
+        CHECK(!!(out->set & RK_LANE_SET_TIEBREAK) == (v != NULL));
+        if (out->set & RK_LANE_SET_TIEBREAK) {
+            CHECK(out->tiebreak_null == 0 || out->tiebreak_null == 1);
+            CHECK(out->tiebreak_null == json_is_null(v));
+        }
+        else {
+            CHECK(out->tiebreak_null == 0);
+        }
+        if ((out->set & RK_LANE_SET_TIEBREAK) && !out->tiebreak_null) {
+            const char *nul = memchr(out->tiebreak, '\0', sizeof(out->tiebreak));
+            rk_score tb;
+            const char *tberr = NULL;
+
+            CHECK(nul != NULL);
+            CHECK(time_shape(out->tiebreak, (size_t)(nul - out->tiebreak)));
+            CHECK(rk_tiebreak_parse(out->tiebreak, &tb, &tberr) == 0);
+            CHECK(tb.kind == RK_SCORE_VALUE && tb.v >= 0);
+            CHECK((size_t)(nul - out->tiebreak) == json_string_length(v));
+            CHECK(strcmp(out->tiebreak, json_string_value(v)) == 0);
+        }
+        else {
+            CHECK(all_zero(out->tiebreak, sizeof(out->tiebreak)));
         }
     }
     else {

@@ -25,7 +25,7 @@ SRC=$ROOT/mod_ranking
 
 SECONDS_PER_TARGET=${1:-20}
 OUTDIR=${2:-}
-read -r -a TARGETS <<<"${FUZZ_TARGETS:-router bearer connect lane}"
+read -r -a TARGETS <<<"${FUZZ_TARGETS:-router bearer connect lane score}"
 JOBS=${FUZZ_JOBS:-0}
 
 die() { printf 'run-fuzzers: error: %s\n' "$*" >&2; exit 2; }
@@ -37,9 +37,12 @@ log() { printf 'run-fuzzers: %s\n' "$*" >&2; }
 # Library sources each target links (header dependencies only: no httpd).
 sources_for() {
     case $1 in
-        router)  echo "$SRC/rk_router.c" ;;
+        # rk_router.c names the resources of rk_json.c; rk_body.c reads tiebreaks
+        # with rk_score.c
+        router)  echo "$SRC/rk_router.c $SRC/rk_json.c" ;;
         bearer)  echo "$SRC/rk_token.c" ;;
-        connect|lane) echo "$SRC/rk_body.c $SRC/rk_router.c" ;;
+        connect|lane) echo "$SRC/rk_body.c $SRC/rk_router.c $SRC/rk_json.c $SRC/rk_score.c" ;;
+        score)   echo "$SRC/rk_score.c" ;;
         *) die "unknown target $1" ;;
     esac
 }

@@ -81,6 +81,7 @@ static void lane_garbage(rk_lane_patch *p)
     p->set = 0xdead0000u;
     p->spot_null = 77;
     p->score_null = 77;
+    p->tiebreak_null = 77;
 }
 
 static void lane_bad_n(const char *body, size_t len, const char *what)
@@ -400,6 +401,52 @@ START_TEST(test_lane_len)
 }
 END_TEST
 
+/* tiebreak: a time (rk_tiebreak_parse), kept as sent, or null */
+START_TEST(test_lane_tiebreak)
+{
+    static const char *const times[] = {
+        "1:02.5", "01:02.5", "1:02.500", "0:00", "7:45", "07:45.0", "1:02:03", "1:02:03.5",
+        "99:59:59.999", "00:00:00.000", "99:59", "0:00.001",
+    };
+    for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) {
+        char *body = fmt("{\"tiebreak\":\"%s\"}", times[i]);
+        rk_lane_patch p = lane_ok(body);
+        ck_assert_uint_eq(p.set, RK_LANE_SET_TIEBREAK);
+        ck_assert_int_eq(p.tiebreak_null, 0);
+        ck_assert_str_eq(p.tiebreak, times[i]);   /* stored as sent */
+        ck_assert_int_eq(p.score_null, 0);
+        ck_assert_str_eq(p.score, "");
+        free(body);
+    }
+    rk_lane_patch p = lane_ok("{\"tiebreak\":null}");
+    ck_assert_uint_eq(p.set, RK_LANE_SET_TIEBREAK);
+    ck_assert_int_eq(p.tiebreak_null, 1);
+    ck_assert_str_eq(p.tiebreak, "");
+    /* escaped digits are digits */
+    p = lane_ok("{\"tiebreak\":\"\\u0031:02\"}");
+    ck_assert_str_eq(p.tiebreak, "1:02");
+    /* with every other key, in any order */
+    p = lane_ok("{\"number\":3,\"spot_id\":\"7\",\"score\":\"CAP+12\",\"tiebreak\":\"4:05.2\"}");
+    ck_assert_uint_eq(p.set, RK_LANE_SET_NUMBER | RK_LANE_SET_SPOT | RK_LANE_SET_SCORE
+                      | RK_LANE_SET_TIEBREAK);
+    ck_assert_int_eq(p.number, 3);
+    ck_assert_str_eq(p.spot_id, "7");
+    ck_assert_str_eq(p.score, "CAP+12");
+    ck_assert_str_eq(p.tiebreak, "4:05.2");
+    ck_assert_int_eq(p.tiebreak_null, 0);
+    p = lane_ok("{\"tiebreak\":null,\"score\":null}");
+    ck_assert_uint_eq(p.set, RK_LANE_SET_SCORE | RK_LANE_SET_TIEBREAK);
+    ck_assert_int_eq(p.score_null, 1);
+    ck_assert_int_eq(p.tiebreak_null, 1);
+    p = lane_ok("{\"tiebreak\":\"0:59\",\"number\":1}");
+    ck_assert_uint_eq(p.set, RK_LANE_SET_NUMBER | RK_LANE_SET_TIEBREAK);
+    ck_assert_str_eq(p.tiebreak, "0:59");
+    /* the score is still free text here: its format depends on the heat's WOD */
+    p = lane_ok("{\"score\":\"anything " MARK "\",\"tiebreak\":\"1:00\"}");
+    ck_assert_str_eq(p.score, "anything " MARK);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ lane: invalid */
 
 START_TEST(test_lane_common_bad)
@@ -524,10 +571,73 @@ START_TEST(test_lane_bad_score)
 }
 END_TEST
 
+/* Not a string or null: the type message.  A string that is not a time: the message of
+ * rk_tiebreak_parse. */
+static const char *const bad_tiebreak_types[] = {
+    "62", "62.5", "0", "true", "false", "[]", "[\"1:02\"]", "{}", "{\"" MARK "\":\"1:02\"}",
+};
+
+static const char *const bad_tiebreak_strings[] = {
+    "\"\"", "\" \"", "\"CAP+1\"", "\"CAP+0\"", "\"WD\"", "\"62.5\"", "\"1:2\"", "\"1:60\"",
+    "\"007:45\"", "\"1:02.5 \"", "\" 1:02.5\"", "\"1:02.\"", "\".5\"", "\"1:02.5000\"",
+    "\"100:00:00\"", "\"1:60:00\"", "\"+1:02\"", "\"-1:02\"", "\"" MARK "\"", "\"1:02" MARK "\"",
+    "\"null\"", "\"1:02\\n\"", "\"\\u0031:0\"", "\"1:02\xc3\xa9\"",
+    "\"1:02:03:04:05:06:07:08:09:10:11:12:13:14:15:16:17:18:19:20:21:22:23:24:25\"",
+};
+
+START_TEST(test_lane_bad_tiebreak)
+{
+    for (size_t i = 0; i < sizeof bad_tiebreak_types / sizeof bad_tiebreak_types[0]; i++) {
+        char *body = fmt("{\"tiebreak\":%s}", bad_tiebreak_types[i]);
+        rk_lane_patch p;
+        const char *err = NULL;
+        lane_bad(body);
+        ck_assert_int_eq(rk_lane_patch_parse(body, strlen(body), &p, &err), -1);
+        ck_assert_str_eq(err, "Invalid body: tiebreak must be a string or null");
+        free(body);
+    }
+    for (size_t i = 0; i < sizeof bad_tiebreak_strings / sizeof bad_tiebreak_strings[0]; i++) {
+        char *body = fmt("{\"number\":2,\"tiebreak\":%s}", bad_tiebreak_strings[i]);
+        rk_lane_patch p;
+        const char *err = NULL;
+        lane_bad(body);
+        ck_assert_int_eq(rk_lane_patch_parse(body, strlen(body), &p, &err), -1);
+        ck_assert_str_eq(err, "Invalid body: tiebreak must be a time like 1:02.5");
+        free(body);
+    }
+    /* longer than 64 characters, and a huge one */
+    char *s = rep("1", 65);
+    char *body = fmt("{\"tiebreak\":\"%s\"}", s);
+    lane_bad(body);
+    free(body);
+    free(s);
+    s = rep(MARK, 20000);
+    body = fmt("{\"tiebreak\":\"%s\"}", s);
+    lane_bad(body);
+    free(body);
+    free(s);
+    /* the rules of every string: \u0000, lone surrogates, invalid UTF-8 */
+    for (size_t i = 0; i < sizeof bad_score_values / sizeof bad_score_values[0]; i++) {
+        body = fmt("{\"tiebreak\":%s}", bad_score_values[i]);
+        lane_bad(body);
+        free(body);
+    }
+    /* duplicate, or a near-miss key */
+    lane_bad("{\"tiebreak\":\"1:02\",\"tiebreak\":\"1:02\"}");
+    lane_bad("{\"tiebreak\":null,\"tiebreak\":\"1:02\"}");
+    lane_bad("{\"tiebreak\":\"1:02\",\"\\u0074iebreak\":null}");
+    lane_bad("{\"Tiebreak\":\"1:02\"}");
+    lane_bad("{\"tie_break\":\"1:02\"}");
+    lane_bad("{\"tiebreak \":\"1:02\"}");
+    /* a bad tiebreak fails the whole body, whatever else is right */
+    lane_bad("{\"number\":1,\"spot_id\":\"7\",\"score\":\"7:45\",\"tiebreak\":\"CAP+1\"}");
+}
+END_TEST
+
 START_TEST(test_lane_deep_nesting)
 {
     const size_t n = 100000;
-    const char *keys[] = { "score", "number", "spot_id", MARK };
+    const char *keys[] = { "score", "number", "spot_id", "tiebreak", MARK };
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
         for (int close = 0; close <= 1; close++) {
             char *inner = nest(n, close);
@@ -804,6 +914,7 @@ static Suite *body_suite(void)
     tcase_add_test(tc, test_lane_combined);
     tcase_add_test(tc, test_lane_whitespace);
     tcase_add_test(tc, test_lane_len);
+    tcase_add_test(tc, test_lane_tiebreak);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("lane_invalid");
@@ -817,6 +928,7 @@ static Suite *body_suite(void)
                         (int)(sizeof bad_spot_values / sizeof bad_spot_values[0]));
     tcase_add_loop_test(tc, test_lane_bad_score, 0,
                         (int)(sizeof bad_score_values / sizeof bad_score_values[0]));
+    tcase_add_test(tc, test_lane_bad_tiebreak);
     tcase_add_test(tc, test_lane_deep_nesting);
     suite_add_tcase(s, tc);
 
