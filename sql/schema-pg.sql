@@ -7,6 +7,10 @@
 --  * nesting is enforced by composite foreign keys, so a heat can only point at a
 --    zone and a wod of its own competition.
 --
+-- Schema version 2 (table schema_version).  A database made from an older
+-- schema-pg.sql is brought up to date, data kept, by `ranking-admin upgrade`
+-- (sql/upgrade/).
+--
 -- Apply once to an empty database:  psql -v ON_ERROR_STOP=1 -d ranking -f sql/schema-pg.sql
 
 
@@ -18,7 +22,9 @@ CREATE TABLE competition (
     end_date    TEXT    CHECK (end_date IS NULL OR end_date ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'),
     timezone    TEXT,
     status      TEXT    NOT NULL DEFAULT 'upcoming'
-                CHECK (status IN ('upcoming', 'in_progress', 'finished'))
+                CHECK (status IN ('upcoming', 'in_progress', 'finished')),
+    -- ranking policy (API.md "Ranking policy"); last column: added by upgrade 002
+    ranking     TEXT    NOT NULL DEFAULT 'places' CHECK (ranking IN ('places', 'chart100'))
 );
 CREATE INDEX competition_order ON competition (start_date, id);
 
@@ -78,6 +84,9 @@ CREATE TABLE lane (
     number    INTEGER NOT NULL CHECK (number BETWEEN 1 AND 999),
     spot_id   BIGINT  REFERENCES spot (id),
     score     TEXT,
+    -- a time that breaks ties between equal scores; free text here, the API checks
+    -- it; last column: added by upgrade 002
+    tiebreak  TEXT,
     UNIQUE (heat_id, number),
     UNIQUE (heat_id, spot_id)
 );
@@ -134,3 +143,13 @@ CREATE TRIGGER heat_rev AFTER INSERT OR UPDATE OR DELETE ON heat FOR EACH ROW EX
 CREATE TRIGGER lane_rev AFTER INSERT OR UPDATE OR DELETE ON lane FOR EACH ROW EXECUTE FUNCTION ranking_data_changed();
 CREATE TRIGGER account_rev AFTER UPDATE OR DELETE ON account FOR EACH ROW EXECUTE FUNCTION ranking_auth_changed();
 CREATE TRIGGER token_rev AFTER DELETE ON token FOR EACH ROW EXECUTE FUNCTION ranking_auth_changed();
+
+-- The version of this schema: one row.  A database without this table is version 1
+-- (the first release).  sql/upgrade/ holds one script per version step; only
+-- `ranking-admin upgrade` changes the version.  The unique index on a constant lets
+-- the table hold no second row.
+CREATE TABLE schema_version (
+    version INTEGER NOT NULL CHECK (version > 0)
+);
+CREATE UNIQUE INDEX schema_version_one_row ON schema_version ((0));
+INSERT INTO schema_version (version) VALUES (2);

@@ -6,6 +6,9 @@
 --  * nesting is enforced by composite foreign keys, so a heat can only point at a
 --    zone and a wod of its own competition.
 --
+-- Schema version 2 (table schema_version).  A database made from an older schema.sql
+-- is brought up to date, data kept, by `ranking-admin upgrade` (sql/upgrade/).
+--
 -- Apply once to an empty database:  sqlite3 ranking.db < sql/schema.sql
 
 PRAGMA foreign_keys = ON;
@@ -19,7 +22,9 @@ CREATE TABLE competition (
     end_date    TEXT    CHECK (end_date IS NULL OR end_date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
     timezone    TEXT,
     status      TEXT    NOT NULL DEFAULT 'upcoming'
-                CHECK (status IN ('upcoming', 'in_progress', 'finished'))
+                CHECK (status IN ('upcoming', 'in_progress', 'finished')),
+    -- ranking policy (API.md "Ranking policy"); last column: added by upgrade 002
+    ranking     TEXT    NOT NULL DEFAULT 'places' CHECK (ranking IN ('places', 'chart100'))
 );
 CREATE INDEX competition_order ON competition (start_date, id);
 
@@ -79,6 +84,9 @@ CREATE TABLE lane (
     number    INTEGER NOT NULL CHECK (number BETWEEN 1 AND 999),
     spot_id   INTEGER REFERENCES spot (id),
     score     TEXT,
+    -- a time that breaks ties between equal scores; free text here, the API checks
+    -- it; last column: added by upgrade 002
+    tiebreak  TEXT,
     UNIQUE (heat_id, number),
     UNIQUE (heat_id, spot_id)
 );
@@ -136,3 +144,13 @@ CREATE TRIGGER lane_delete_rev AFTER DELETE ON lane BEGIN UPDATE revision SET da
 CREATE TRIGGER account_update_rev AFTER UPDATE ON account BEGIN UPDATE revision SET auth = auth + 1; END;
 CREATE TRIGGER account_delete_rev AFTER DELETE ON account BEGIN UPDATE revision SET auth = auth + 1; END;
 CREATE TRIGGER token_delete_rev AFTER DELETE ON token BEGIN UPDATE revision SET auth = auth + 1; END;
+
+-- The version of this schema: one row.  A database without this table is version 1
+-- (the first release).  sql/upgrade/ holds one script per version step; only
+-- `ranking-admin upgrade` changes the version.  The unique index on a constant lets
+-- the table hold no second row.
+CREATE TABLE schema_version (
+    version INTEGER NOT NULL CHECK (version > 0)
+);
+CREATE UNIQUE INDEX schema_version_one_row ON schema_version ((0));
+INSERT INTO schema_version (version) VALUES (2);

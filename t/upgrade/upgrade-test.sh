@@ -1,0 +1,489 @@
+#!/usr/bin/env bash
+# t/upgrade/upgrade-test.sh PATH-TO-RANKING-ADMIN [--no-pg]
+#
+# End-to-end test of `ranking-admin upgrade` (schema version 1 -> 2, sql/upgrade/).
+# A version 1 database is the previous release's schema and demo data, kept here as
+# exact copies: schema-v1.sql, schema-v1-pg.sql, demo-v1.sql.  Checks, on SQLite and
+# (unless --no-pg, or when no PostgreSQL server is installed) on a throwaway
+# PostgreSQL server (t/pg/pg-server.sh):
+#   - the upgrade reaches version 2 and says so; every row of every table keeps the
+#     values of its old columns (revision.data moves on by one, on purpose);
+#   - the new columns hold their defaults; the upgraded schema is the one
+#     sql/schema.sql (schema-pg.sql) creates: same columns, indexes, triggers;
+#     its constraints work and the triggers still move the revision counters;
+#   - a second upgrade changes nothing; a failing step (a database whose lane
+#     table already has the new column), a read-only database and a database
+#     newer than the command knows change nothing (exit 3);
+#   - two upgrades at once: one upgrades, the other finds it done;
+#   - the other commands work on version 1 and 2 databases (with a note on v1);
+#   - the steps are compiled into the command (no file of the source tree read).
+# Prints TAP, then a last line "N passed, M failed"; exits non-zero on any failure.
+set -euo pipefail
+
+ADMIN=${1:?usage: $0 PATH-TO-RANKING-ADMIN [--no-pg]}
+PG=yes
+[ "${2:-}" = --no-pg ] && PG=no
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+V1=$HERE/schema-v1.sql V1PG=$HERE/schema-v1-pg.sql DEMO1=$HERE/demo-v1.sql
+V2=$ROOT/sql/schema.sql
+
+[ -x "$ADMIN" ] || { echo "Bail out! $ADMIN is not an executable"; exit 1; }
+for f in "$V1" "$V1PG" "$DEMO1" "$V2"; do [ -f "$f" ] || { echo "Bail out! no $f"; exit 1; }; done
+command -v sqlite3 >/dev/null || { echo "Bail out! sqlite3 not found"; exit 1; }
+ADMIN=$(cd "$(dirname "$ADMIN")" && pwd)/$(basename "$ADMIN")
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/upgrade-test.XXXXXX")
+chmod 0755 "$T"     # the PostgreSQL server (user postgres) lives below
+PGDIR=$T/pg PGPORT=
+LOCKER_PID=
+cleanup() {
+    if [ -n "$LOCKER_PID" ]; then kill "$LOCKER_PID" 2>/dev/null || true; fi
+    if [ -n "$PGPORT" ]; then "$ROOT/t/pg/pg-server.sh" stop "$PGDIR" "$PGPORT" || true; fi
+    rm -rf "$T"
+}
+trap cleanup EXIT
+unset RANKING_DBD_DRIVER RANKING_DBD_PARAMS
+
+# ------------------------------------------------------------------ TAP helpers
+n=0 passed=0 failed=0
+pass() { n=$((n + 1)); passed=$((passed + 1)); echo "ok $n - $1"; }
+fail() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
+skip() { n=$((n + 1)); passed=$((passed + 1)); echo "ok $n # skip $1"; }
+diag() { sed 's/^/#   /' <<<"$*"; }
+ok() {
+    local desc=$1; shift
+    if "$@"; then pass "$desc"; else fail "$desc"; fi
+}
+is() {
+    if [ "$1" == "$2" ]; then pass "$3"; else
+        fail "$3"; diag "got:      '$1'"; diag "expected: '$2'"
+    fi
+}
+like() {
+    if grep -Eq -- "$2" "$1"; then pass "$3"; else
+        fail "$3"; diag "no /$2/ in:"; diag "$(cat "$1")"
+    fi
+}
+unlike() {
+    if ! grep -Eq -- "$2" "$1"; then pass "$3"; else
+        fail "$3"; diag "/$2/ found in:"; diag "$(cat "$1")"
+    fi
+}
+# same FILE1 FILE2 DESC: identical files (a diff shown when not)
+same() {
+    if cmp -s "$1" "$2"; then pass "$3"; else
+        fail "$3"; diag "$(diff "$1" "$2" | head -20)"
+    fi
+}
+# admin ARGS...: run the command (stdin empty, cwd $T/elsewhere); sets RC, $T/out, $T/err
+admin() {
+    set +e
+    (cd "$T/elsewhere" && "$ADMIN" "$@" </dev/null >"$T/out" 2>"$T/err")
+    RC=$?
+    set -e
+}
+# admin_pw PASSWORD ARGS...: the same with a password on stdin
+admin_pw() {
+    local pw=$1; shift
+    set +e
+    (cd "$T/elsewhere" && printf '%s\n' "$pw" | "$ADMIN" --cost 4 "$@" >"$T/out" 2>"$T/err")
+    RC=$?
+    set -e
+}
+expect() {
+    if [ "$RC" -eq "$1" ]; then pass "$2 (exit $1)"; else
+        fail "$2 (exit $1)"; diag "exit $RC; stdout:"; diag "$(cat "$T/out")"
+        diag "stderr:"; diag "$(cat "$T/err")"
+    fi
+}
+mkdir "$T/elsewhere"    # the command runs where no sql/ directory is
+
+# ================================================================== SQLite
+lite() { sqlite3 -batch "$@"; }
+# v1db FILE: a version 1 database with the previous release's demo data, plus a
+# token (the demo has none) so that every table has rows
+v1db() {
+    lite "$1" <"$V1" >/dev/null
+    lite "$1" <"$DEMO1"
+    lite "$1" "INSERT INTO token (hash, account_id, created_at, expires_at)
+               SELECT 'tok-' || name, id, 1793491200, 4102444800 FROM account"
+}
+tables() { lite "$1" "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"; }
+# rows DB TABLE COLUMNS: every row of TABLE, those columns, values quoted (NULL and
+# '' differ), in primary key order
+rows() { lite -cmd '.mode quote' "$1" "SELECT $3 FROM $2 ORDER BY $3"; }
+columns() { lite "$1" "SELECT group_concat(name, ', ') FROM pragma_table_info('$2')"; }
+# snapshot DB DIR: every table's rows, by the columns version 1 has
+snapshot() {
+    local db=$1 dir=$2 t cols
+    mkdir -p "$dir"
+    for t in $(tables "$V1DB_REF"); do
+        cols=$(columns "$V1DB_REF" "$t")
+        [ "$t" = revision ] && cols="id, epoch, auth"
+        rows "$db" "$t" "$cols" >"$dir/$t"
+    done
+}
+# shape DB: the schema as SQLite sees it: columns (name, type, not null, default,
+# key), indexes and their columns, foreign keys, triggers
+shape() {
+    local db=$1 t i
+    for t in $(tables "$db"); do
+        echo "table $t"; lite "$db" "SELECT cid, name, type, \"notnull\", dflt_value, pk FROM pragma_table_info('$t')"
+        lite "$db" "SELECT * FROM pragma_foreign_key_list('$t')"
+        for i in $(lite "$db" "SELECT name FROM pragma_index_list('$t') ORDER BY name"); do
+            echo "index $i"; lite "$db" "SELECT * FROM pragma_index_list('$t') WHERE name = '$i'"
+            lite "$db" "SELECT * FROM pragma_index_xinfo('$i')"
+        done
+    done
+    lite "$db" "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name"
+}
+data_rev() { lite "$1" "SELECT data FROM revision"; }
+auth_rev() { lite "$1" "SELECT auth FROM revision"; }
+dump() { lite "$1" .dump; }
+
+V1DB_REF=$T/ref-v1.db
+lite "$V1DB_REF" <"$V1" >/dev/null
+FRESH=$T/fresh-v2.db
+lite "$FRESH" <"$V2" >/dev/null
+
+# ------------------------------------------------------------------ the v1 database as it was
+DB=$T/ranking.db
+v1db "$DB"
+is "$(lite "$DB" "SELECT COUNT(*) FROM sqlite_master WHERE name = 'schema_version'")" 0 \
+    "sqlite: a version 1 database has no schema_version table"
+is "$(lite "$DB" "SELECT (SELECT COUNT(*) FROM lane) || '/' || (SELECT COUNT(*) FROM token)")" 56/3 \
+    "sqlite: it holds the previous demo (56 lanes) and 3 tokens"
+snapshot "$DB" "$T/before"
+rev0=$(data_rev "$DB")
+
+# the other commands on a version 1 database: they work, with a note
+admin --params "$DB" list
+expect 0 "sqlite v1: list works"
+like "$T/out" '^judge +editor +enabled +1$' "sqlite v1: ... and lists the users"
+like "$T/err" "note: database '.*ranking.db' is at schema version 1; mod_ranking needs version 2: run 'ranking-admin upgrade'" \
+    "sqlite v1: ... with a note saying to upgrade"
+
+# ------------------------------------------------------------------ the upgrade
+admin --params "$DB" upgrade
+expect 0 "sqlite: upgrade"
+like "$T/out" "^upgraded database '.*ranking.db' from schema version 1 to 2$" "sqlite: ... says what it did"
+is "$(cat "$T/err")" "" "sqlite: ... and nothing on stderr"
+is "$(lite "$DB" 'SELECT COUNT(*) || ":" || MAX(version) FROM schema_version')" "1:2" \
+    "sqlite: schema_version holds one row, version 2"
+snapshot "$DB" "$T/after"
+for t in $(tables "$V1DB_REF"); do
+    same "$T/before/$t" "$T/after/$t" "sqlite: every row of $t kept, same values ($(wc -l <"$T/before/$t") rows)"
+done
+is "$(data_rev "$DB")" $((rev0 + 1)) "sqlite: revision.data moved on by one (answers change, so do ETags)"
+is "$(lite "$DB" "SELECT COUNT(*) || '/' || SUM(ranking = 'places') FROM competition")" 3/3 \
+    "sqlite: every competition ranks by 'places'"
+is "$(lite "$DB" "SELECT COUNT(*) || '/' || SUM(tiebreak IS NULL) FROM lane")" 56/56 \
+    "sqlite: every lane has a null tiebreak"
+shape "$DB" >"$T/shape-upgraded"
+shape "$FRESH" >"$T/shape-fresh"
+same "$T/shape-upgraded" "$T/shape-fresh" \
+    "sqlite: the upgraded schema is sql/schema.sql's (columns, keys, indexes, triggers)"
+is "$(lite "$DB" 'PRAGMA foreign_key_check' | wc -l)" 0 "sqlite: foreign keys hold"
+is "$(lite "$DB" 'PRAGMA integrity_check')" ok "sqlite: integrity check"
+
+# constraints and triggers of the upgraded database
+set +e
+lite "$DB" "INSERT INTO competition (id, name, ranking) VALUES (90, 'x', 'bogus')" 2>/dev/null
+r1=$?
+lite "$DB" "INSERT INTO competition (id, name, ranking) VALUES (91, 'x', NULL)" 2>/dev/null
+r2=$?
+lite "$DB" "INSERT INTO schema_version (version) VALUES (3)" 2>/dev/null
+r3=$?
+set -e
+ok "sqlite: ranking 'bogus' refused" test "$r1" -ne 0
+ok "sqlite: ranking NULL refused" test "$r2" -ne 0
+ok "sqlite: a second schema_version row refused" test "$r3" -ne 0
+r=$(data_rev "$DB")
+lite "$DB" "INSERT INTO competition (id, name) VALUES (92, 'New')"
+is "$(lite "$DB" 'SELECT ranking FROM competition WHERE id = 92')" places "sqlite: a new competition ranks by 'places'"
+is "$(data_rev "$DB")" $((r + 1)) "sqlite: insert into competition moves revision.data"
+lite "$DB" "UPDATE competition SET ranking = 'chart100' WHERE id = 92"
+is "$(data_rev "$DB")" $((r + 2)) "sqlite: ranking = 'chart100' accepted, moves revision.data"
+lite "$DB" "UPDATE lane SET tiebreak = '4:59' WHERE id = 1001"
+is "$(data_rev "$DB")" $((r + 3)) "sqlite: a lane's tiebreak written, moves revision.data"
+lite "$DB" "PRAGMA foreign_keys = ON; DELETE FROM competition WHERE id = 92"
+is "$(data_rev "$DB")" $((r + 4)) "sqlite: delete moves revision.data"
+a=$(auth_rev "$DB")
+lite "$DB" "UPDATE account SET enabled = 1 WHERE name = 'demo'; DELETE FROM token WHERE hash = 'tok-demo'"
+is "$(auth_rev "$DB")" $((a + 2)) "sqlite: account update and token delete move revision.auth"
+lite "$DB" "UPDATE lane SET tiebreak = NULL WHERE id = 1001"
+
+# ------------------------------------------------------------------ again: nothing to do
+dump "$DB" >"$T/dump1"
+admin --params "$DB" upgrade
+expect 0 "sqlite: a second upgrade"
+like "$T/out" "^database '.*ranking.db' is already at schema version 2$" "sqlite: ... says it is already at version 2"
+dump "$DB" >"$T/dump2"
+same "$T/dump1" "$T/dump2" "sqlite: ... and changes nothing"
+
+# the other commands on the upgraded database
+admin_pw 'New-User-Pw' --params "$DB" add newuser --role editor
+expect 0 "sqlite v2: add works"
+is "$(cat "$T/err")" "" "sqlite v2: ... with no note"
+admin --params "$DB" list
+expect 0 "sqlite v2: list works"
+like "$T/out" '^newuser +editor +enabled +0$' "sqlite v2: ... shows the new user"
+admin --params "$DB" purge
+expect 0 "sqlite v2: purge works"
+v1db "$T/other-v1.db"
+admin_pw 'V1-User-Pw' --params "$T/other-v1.db" add v1user
+expect 0 "sqlite v1: add works (users are the same in both versions)"
+admin --params "$T/other-v1.db" upgrade
+expect 0 "sqlite: ... and the user added on v1 survives the upgrade"
+is "$(lite "$T/other-v1.db" "SELECT role FROM account WHERE name = 'v1user'")" reader "sqlite: ... with its role"
+
+# a fresh database from sql/schema.sql is already current
+cp "$FRESH" "$T/fresh-copy.db"
+admin --params "$T/fresh-copy.db" upgrade
+expect 0 "sqlite: upgrade of a database made by sql/schema.sql"
+like "$T/out" 'already at schema version 2$' "sqlite: ... already at version 2"
+
+# ------------------------------------------------------------------ failures change nothing
+# a step that fails half-way: lane.tiebreak exists already (added by hand), so the
+# second statement of 002.sql fails after the first one added competition.ranking
+BROKEN=$T/broken.db
+v1db "$BROKEN"
+lite "$BROKEN" "ALTER TABLE lane ADD COLUMN tiebreak TEXT"
+dump "$BROKEN" >"$T/broken-before"
+admin --params "$BROKEN" upgrade
+expect 3 "sqlite: a step failing half-way"
+like "$T/err" "upgrade to schema version 2: statement 2 of sql/upgrade/sqlite/002.sql failed: duplicate column name: tiebreak" \
+    "sqlite: ... names the script, the statement and the error"
+like "$T/err" "upgrade rolled back, nothing was changed \(still schema version 1\)" "sqlite: ... says nothing changed"
+is "$(cat "$T/out")" "" "sqlite: ... and prints no success"
+dump "$BROKEN" >"$T/broken-after"
+same "$T/broken-before" "$T/broken-after" "sqlite: ... and nothing changed (competition.ranking rolled back too)"
+
+# a read-only database
+RO=$T/readonly.db
+v1db "$RO"
+dump "$RO" >"$T/ro-before"
+admin --params "file:$RO?mode=ro" upgrade
+expect 3 "sqlite: a read-only database"
+like "$T/err" 'readonly|read-only' "sqlite: ... says it is read-only"
+dump "$RO" >"$T/ro-after"
+same "$T/ro-before" "$T/ro-after" "sqlite: ... nothing changed"
+
+# a database newer than the command knows
+NEWER=$T/newer.db
+cp "$FRESH" "$NEWER"
+lite "$NEWER" "UPDATE schema_version SET version = 3"
+dump "$NEWER" >"$T/newer-before"
+admin --params "$NEWER" upgrade
+expect 3 "sqlite: a database at version 3"
+like "$T/err" "database '.*newer.db' is at schema version 3, newer than this ranking-admin knows \(2\)" \
+    "sqlite: ... refused with a clear message"
+dump "$NEWER" >"$T/newer-after"
+same "$T/newer-before" "$T/newer-after" "sqlite: ... nothing changed"
+admin --params "$NEWER" list
+expect 0 "sqlite: list on a version 3 database still works"
+like "$T/err" 'note: .* is at schema version 3, newer than this ranking-admin knows \(2\)' "sqlite: ... with a note"
+
+# a schema_version table that is not one row
+lite "$NEWER" "DELETE FROM schema_version"
+admin --params "$NEWER" upgrade
+expect 3 "sqlite: an empty schema_version table"
+like "$T/err" 'schema_version must hold one positive version, not 0 rows' "sqlite: ... says so"
+
+# a database with no mod_ranking schema
+: >"$T/empty.db"
+admin --params "$T/empty.db" upgrade
+expect 3 "sqlite: upgrade of an empty database"
+like "$T/err" 'has no mod_ranking schema' "sqlite: ... says it has no schema"
+
+# ------------------------------------------------------------------ concurrency
+# a write lock held by another process for 2 s: the upgrade waits, then runs
+LOCKED=$T/locked.db
+v1db "$LOCKED"
+rm -f "$T/locked"
+{ printf 'BEGIN IMMEDIATE;\nUPDATE account SET created_at = created_at;\n'
+  printf '.shell touch %s\n.shell sleep 2\nCOMMIT;\n' "$T/locked"; } \
+    | lite "$LOCKED" >/dev/null 2>&1 &
+LOCKER_PID=$!
+for _ in $(seq 100); do [ -e "$T/locked" ] && break; sleep 0.05; done
+admin --params "$LOCKED" upgrade
+wait "$LOCKER_PID" || true
+LOCKER_PID=
+expect 0 "sqlite: an upgrade while another process holds the write lock for 2 s waits, then runs"
+is "$(lite "$LOCKED" 'SELECT version FROM schema_version')" 2 "sqlite: ... version 2"
+
+# two upgrades at once: one does it, the other finds it done
+TWO=$T/two.db
+v1db "$TWO"
+(cd "$T/elsewhere" && "$ADMIN" --params "$TWO" upgrade >"$T/two1.out" 2>&1; echo $? >"$T/two1.rc") &
+p1=$!
+(cd "$T/elsewhere" && "$ADMIN" --params "$TWO" upgrade >"$T/two2.out" 2>&1; echo $? >"$T/two2.rc") &
+p2=$!
+wait $p1 $p2 || true
+is "$(cat "$T/two1.rc") $(cat "$T/two2.rc")" "0 0" "sqlite: two upgrades at once both succeed"
+is "$(cat "$T/two1.out" "$T/two2.out" | sed -E 's/.*(upgraded|already).*/\1/' | sort | tr '\n' ' ')" \
+    "already upgraded " "sqlite: ... one upgraded, the other found it done"
+is "$(lite "$TWO" 'SELECT COUNT(*) FROM pragma_table_info('"'lane'"') WHERE name = '"'tiebreak'"'')" 1 \
+    "sqlite: ... the column added once"
+
+# ------------------------------------------------------------------ the steps are compiled in
+for f in "$ROOT"/sql/upgrade/*/*.sql; do
+    rel=${f#"$ROOT"/}
+    ok "$rel is embedded in the command" grep -qF "$rel" "$ADMIN"
+done
+cp "$ADMIN" "$T/elsewhere/copied-admin"
+cp "$V1DB_REF" "$T/elsewhere/v1.db"
+lite "$T/elsewhere/v1.db" <"$DEMO1"
+set +e
+(cd / && env -i PATH=/usr/bin:/bin "$T/elsewhere/copied-admin" --params "$T/elsewhere/v1.db" upgrade \
+    >"$T/out" 2>"$T/err")
+RC=$?
+set -e
+expect 0 "a copy of the command, run from /, with an empty environment, upgrades"
+
+# ================================================================== PostgreSQL
+PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
+if [ "$PG" = yes ] && [ -n "$PGBIN" ] && [ -x "$PGBIN/initdb" ] && [ "$(id -u)" = 0 ] \
+    && command -v psql >/dev/null && command -v pg_dump >/dev/null; then
+    PGPORT=$(perl -MIO::Socket::INET -e 'print IO::Socket::INET->new(Listen => 1, LocalAddr => "127.0.0.1", LocalPort => 0)->sockport')
+    "$ROOT/t/pg/pg-server.sh" start "$PGDIR" "$PGPORT" >"$T/pg.conninfo" \
+        || { echo "Bail out! cannot start PostgreSQL"; exit 1; }
+    export PGPASSWORD=ranking
+    conninfo() { echo "host=127.0.0.1 port=$PGPORT dbname=$1 user=ranking password=ranking"; }
+    asadmin_psql() { runuser -u postgres -- psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PGPORT" -U postgres -d postgres "$@"; }
+    pq() { local db=$1; shift; psql -X -q -A -t -v ON_ERROR_STOP=1 -P null='<NULL>' -h 127.0.0.1 -p "$PGPORT" -U ranking -d "$db" "$@"; }
+    pgdump() { pg_dump -h 127.0.0.1 -p "$PGPORT" -U ranking --no-owner "$1" | grep -Ev '^(--|\\(un)?restrict |$)'; }
+    # pgv1 NAME: a version 1 database with the previous demo and a token per user
+    pgv1() {
+        asadmin_psql -c "CREATE DATABASE $1 OWNER ranking"
+        pq "$1" -f "$V1PG" -f "$DEMO1" >/dev/null
+        pq "$1" -c "INSERT INTO token (hash, account_id, created_at, expires_at)
+                    SELECT 'tok-' || name, id, 1793491200, 4102444800 FROM account"
+    }
+    pgtables() { pq "$1" -c "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1"; }
+    pgcolumns() {
+        pq "$1" -c "SELECT string_agg(column_name, ', ' ORDER BY ordinal_position)
+                    FROM information_schema.columns WHERE table_schema = 'public' AND table_name = '$2'"
+    }
+    pgsnapshot() {
+        local db=$1 dir=$2 t cols
+        mkdir -p "$dir"
+        for t in $(pgtables ranking_ref); do
+            cols=$(pgcolumns ranking_ref "$t")
+            [ "$t" = revision ] && cols="id, epoch, auth"
+            pq "$db" -c "SELECT $cols FROM $t ORDER BY $cols" >"$dir/$t"
+        done
+    }
+    pgshape() {
+        pq "$1" -c "SELECT table_name, ordinal_position, column_name, data_type, is_nullable, column_default
+                    FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1, 2"
+        pq "$1" -c "SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY 1, 2"
+        pq "$1" -c "SELECT conrelid::regclass, conname, pg_get_constraintdef(oid) FROM pg_constraint
+                    WHERE connamespace = 'public'::regnamespace ORDER BY 1, 2"
+        pq "$1" -c "SELECT tgrelid::regclass, tgname, pg_get_triggerdef(oid) FROM pg_trigger
+                    WHERE NOT tgisinternal ORDER BY 1, 2"
+    }
+    pgdata() { pq "$1" -c "SELECT data FROM revision"; }
+
+    asadmin_psql -c "CREATE DATABASE ranking_ref OWNER ranking"
+    pq ranking_ref -f "$V1PG" >/dev/null
+    asadmin_psql -c "CREATE DATABASE ranking_fresh OWNER ranking"
+    pq ranking_fresh -f "$ROOT/sql/schema-pg.sql" >/dev/null
+
+    pgv1 ranking_v1
+    is "$(pq ranking_v1 -c "SELECT to_regclass('schema_version') IS NULL")" t \
+        "pgsql: a version 1 database has no schema_version table"
+    pgsnapshot ranking_v1 "$T/pg-before"
+    prev=$(pgdata ranking_v1)
+    admin --driver pgsql --params "$(conninfo ranking_v1)" list
+    expect 0 "pgsql v1: list works"
+    like "$T/err" "note: database 'ranking_v1' is at schema version 1" "pgsql v1: ... with a note"
+
+    admin --driver pgsql --params "$(conninfo ranking_v1)" upgrade
+    expect 0 "pgsql: upgrade"
+    like "$T/out" "^upgraded database 'ranking_v1' from schema version 1 to 2$" "pgsql: ... says what it did"
+    is "$(pq ranking_v1 -c 'SELECT COUNT(*) || $$:$$ || MAX(version) FROM schema_version')" 1:2 \
+        "pgsql: schema_version holds one row, version 2"
+    pgsnapshot ranking_v1 "$T/pg-after"
+    for t in $(pgtables ranking_ref); do
+        same "$T/pg-before/$t" "$T/pg-after/$t" "pgsql: every row of $t kept, same values ($(wc -l <"$T/pg-before/$t") rows)"
+    done
+    is "$(pgdata ranking_v1)" $((prev + 1)) "pgsql: revision.data moved on by one"
+    is "$(pq ranking_v1 -c "SELECT COUNT(*) || '/' || COUNT(*) FILTER (WHERE ranking = 'places') FROM competition")" 3/3 \
+        "pgsql: every competition ranks by 'places'"
+    is "$(pq ranking_v1 -c "SELECT COUNT(*) || '/' || COUNT(*) FILTER (WHERE tiebreak IS NULL) FROM lane")" 56/56 \
+        "pgsql: every lane has a null tiebreak"
+    pgshape ranking_v1 >"$T/pg-shape-upgraded"
+    pgshape ranking_fresh >"$T/pg-shape-fresh"
+    same "$T/pg-shape-upgraded" "$T/pg-shape-fresh" \
+        "pgsql: the upgraded schema is sql/schema-pg.sql's (columns, indexes, constraints, triggers)"
+    set +e
+    pq ranking_v1 -c "INSERT INTO competition (id, name, ranking) VALUES (90, 'x', 'bogus')" 2>/dev/null; r1=$?
+    pq ranking_v1 -c "INSERT INTO schema_version (version) VALUES (3)" 2>/dev/null; r3=$?
+    set -e
+    ok "pgsql: ranking 'bogus' refused" test "$r1" -ne 0
+    ok "pgsql: a second schema_version row refused" test "$r3" -ne 0
+    r=$(pgdata ranking_v1)
+    pq ranking_v1 -c "INSERT INTO competition (id, name) VALUES (92, 'New')"
+    is "$(pq ranking_v1 -c 'SELECT ranking FROM competition WHERE id = 92')" places "pgsql: a new competition ranks by 'places'"
+    pq ranking_v1 -c "UPDATE lane SET tiebreak = '4:59' WHERE id = 1001"
+    pq ranking_v1 -c "DELETE FROM competition WHERE id = 92"
+    is "$(pgdata ranking_v1)" $((r + 3)) "pgsql: the triggers still move revision.data (insert, lane tiebreak, delete)"
+    pq ranking_v1 -c "UPDATE lane SET tiebreak = NULL WHERE id = 1001"
+
+    pgdump ranking_v1 >"$T/pg-dump1"
+    admin --driver pgsql --params "$(conninfo ranking_v1)" upgrade
+    expect 0 "pgsql: a second upgrade"
+    like "$T/out" "^database 'ranking_v1' is already at schema version 2$" "pgsql: ... already at version 2"
+    pgdump ranking_v1 >"$T/pg-dump2"
+    same "$T/pg-dump1" "$T/pg-dump2" "pgsql: ... and changes nothing (pg_dump)"
+    admin_pw 'Pg-User-Pw' --driver pgsql --params "$(conninfo ranking_v1)" add pguser
+    expect 0 "pgsql v2: add works"
+    is "$(cat "$T/err")" "" "pgsql v2: ... with no note"
+
+    # the demo database pg-server.sh made from sql/schema-pg.sql: current already
+    admin --driver pgsql --params "$(conninfo ranking)" upgrade
+    expect 0 "pgsql: upgrade of a database made by sql/schema-pg.sql"
+    like "$T/out" 'already at schema version 2$' "pgsql: ... already at version 2"
+
+    # a step failing half-way changes nothing
+    pgv1 ranking_broken
+    pq ranking_broken -c "ALTER TABLE lane ADD COLUMN tiebreak TEXT"
+    pgdump ranking_broken >"$T/pg-broken-before"
+    admin --driver pgsql --params "$(conninfo ranking_broken)" upgrade
+    expect 3 "pgsql: a step failing half-way"
+    like "$T/err" 'statement 2 of sql/upgrade/pgsql/002.sql failed: .*tiebreak.* already exists' \
+        "pgsql: ... names the script, the statement and the error"
+    like "$T/err" 'nothing was changed' "pgsql: ... says nothing changed"
+    pgdump ranking_broken >"$T/pg-broken-after"
+    same "$T/pg-broken-before" "$T/pg-broken-after" "pgsql: ... and nothing changed (pg_dump)"
+
+    # newer than known
+    pgv1 ranking_newer
+    pq ranking_newer -c "CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES (3)"
+    pgdump ranking_newer >"$T/pg-newer-before"
+    admin --driver pgsql --params "$(conninfo ranking_newer)" upgrade
+    expect 3 "pgsql: a database at version 3"
+    like "$T/err" "database 'ranking_newer' is at schema version 3, newer than this ranking-admin knows \(2\)" \
+        "pgsql: ... refused with a clear message"
+    pgdump ranking_newer >"$T/pg-newer-after"
+    same "$T/pg-newer-before" "$T/pg-newer-after" "pgsql: ... nothing changed"
+
+    # two upgrades at once (the table lock makes the second wait, then see version 2)
+    pgv1 ranking_two
+    for i in 1 2; do
+        (cd "$T/elsewhere" && "$ADMIN" --driver pgsql --params "$(conninfo ranking_two)" upgrade \
+            >"$T/pgtwo$i.out" 2>&1; echo $? >"$T/pgtwo$i.rc") &
+    done
+    wait
+    is "$(cat "$T/pgtwo1.rc") $(cat "$T/pgtwo2.rc")" "0 0" "pgsql: two upgrades at once both succeed"
+    is "$(cat "$T/pgtwo1.out" "$T/pgtwo2.out" | sed -E 's/.*(upgraded|already).*/\1/' | sort | tr '\n' ' ')" \
+        "already upgraded " "pgsql: ... one upgraded, the other found it done"
+else
+    for _ in $(seq 39); do skip "no PostgreSQL server to start (or --no-pg)"; done
+fi
+
+echo "1..$n"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
