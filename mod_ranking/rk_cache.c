@@ -199,14 +199,16 @@ void rk_cache_release(const void *value)
 
 void *rk_cache_value_new(const char *key, size_t len)
 {
-    size_t klen = strlen(key) + 1;
+    size_t klen = key ? strlen(key) + 1 : 0;
     entry *e;
 
     if (len > SIZE_MAX - sizeof(*e) - klen || !(e = entry_alloc(sizeof(*e) + len + klen))) {
         return NULL;
     }
-    e->key = VALUE(e) + len;
-    memcpy(e->key, key, klen);
+    e->key = key ? VALUE(e) + len : NULL;
+    if (key) {
+        memcpy(e->key, key, klen);
+    }
     e->next = NULL;
     e->refs = 1;
     e->len = len;
@@ -220,6 +222,9 @@ int rk_cache_insert(rk_cache *c, uint64_t rev, void *value)
     entry *e = ENTRY(value);
     unsigned h;
 
+    if (!e->key) {
+        return -1;   /* a value made to be sent once, not to be cached */
+    }
     drop(c, e->key);
     if (e->size > c->max_bytes || c->max_entries == 0) {
         return -1;

@@ -32,7 +32,8 @@ void rk_cache_release(const void *value);
 int rk_cache_put(rk_cache *c, const char *key, uint64_t rev, const void *val, size_t len);
 
 /* A value built in place: LEN writable bytes for KEY, not in any cache yet, with one
- * reference held by the caller (rk_cache_release drops it).  rk_cache_insert then
+ * reference held by the caller (rk_cache_release drops it).  KEY NULL: a value that
+ * is only sent, never cached (rk_cache_insert refuses it).  rk_cache_insert then
  * stores the value itself (no copy) for revision REV, replacing what was under KEY,
  * with a reference of the cache's own; the same bounds as rk_cache_put apply (0, or
  * -1 when not stored).  A value goes into one cache once.  NULL when out of memory. */

@@ -3,38 +3,51 @@
 
 #include "rk_router.h"
 
-/* A route pattern: literal words and "#" for an id segment. */
-typedef struct {
-    rk_route_id id;
-    unsigned variant;   /* 0: every variant; else RK_VARIANT_A or RK_VARIANT_B */
-    const char *name;
-    const char *segments[9];
-} rk_pattern;
+#define READ (RK_M_GET | RK_M_HEAD)
+#define READ_ALLOW "GET, HEAD"
 
-static const rk_pattern patterns[] = {
-    { RK_ROUTE_CONNECT,      0, "CONNECT",      { "connect" } },
-    { RK_ROUTE_COMPETITIONS, 0, "COMPETITIONS", { "competition" } },
-    { RK_ROUTE_COMPETITION,  0, "COMPETITION",  { "competition", "#" } },
-    { RK_ROUTE_WODS,         0, "WODS",         { "competition", "#", "wod" } },
-    { RK_ROUTE_WOD,          0, "WOD",          { "competition", "#", "wod", "#" } },
-    { RK_ROUTE_SPOTS,        0, "SPOTS",        { "competition", "#", "spot" } },
-    { RK_ROUTE_SPOT,         0, "SPOT",         { "competition", "#", "spot", "#" } },
-    { RK_ROUTE_ZONES,        RK_VARIANT_A, "ZONES",   { "competition", "#", "zone" } },
-    { RK_ROUTE_ZONE,         RK_VARIANT_A, "ZONE",    { "competition", "#", "zone", "#" } },
-    { RK_ROUTE_A_HEATS,      RK_VARIANT_A, "A_HEATS", { "competition", "#", "zone", "#", "heat" } },
-    { RK_ROUTE_A_HEAT,       RK_VARIANT_A, "A_HEAT",  { "competition", "#", "zone", "#", "heat", "#" } },
-    { RK_ROUTE_A_VOIES,      RK_VARIANT_A, "A_VOIES",
-      { "competition", "#", "zone", "#", "heat", "#", "voie" } },
-    { RK_ROUTE_A_VOIE,       RK_VARIANT_A, "A_VOIE",
-      { "competition", "#", "zone", "#", "heat", "#", "voie", "#" } },
-    { RK_ROUTE_B_HEATS,      RK_VARIANT_B, "B_HEATS", { "competition", "#", "heat" } },
-    { RK_ROUTE_B_HEAT,       RK_VARIANT_B, "B_HEAT",  { "competition", "#", "heat", "#" } },
-    { RK_ROUTE_B_LINES,      RK_VARIANT_B, "B_LINES", { "competition", "#", "heat", "#", "line" } },
-    { RK_ROUTE_B_LINE,       RK_VARIANT_B, "B_LINE",
-      { "competition", "#", "heat", "#", "line", "#" } },
+/* The routes, in the order they are tried (the first whose segments match wins). */
+static const rk_route_def routes[] = {
+    { RK_ROUTE_CONNECT, 0, "CONNECT", { "connect" },
+      RK_M_POST, "POST", 0, RK_Q_COUNT, NULL },
+    { RK_ROUTE_COMPETITIONS, 0, "COMPETITIONS", { "competition" },
+      READ, READ_ALLOW, 1, RK_Q_COMPETITIONS, &rk_res_competition },
+    { RK_ROUTE_COMPETITION, 0, "COMPETITION", { "competition", "#" },
+      READ, READ_ALLOW, 0, RK_Q_COMPETITION, &rk_res_competition },
+    { RK_ROUTE_WODS, 0, "WODS", { "competition", "#", "wod" },
+      READ, READ_ALLOW, 1, RK_Q_WODS, &rk_res_wod },
+    { RK_ROUTE_WOD, 0, "WOD", { "competition", "#", "wod", "#" },
+      READ, READ_ALLOW, 0, RK_Q_WOD, &rk_res_wod },
+    { RK_ROUTE_SPOTS, 0, "SPOTS", { "competition", "#", "spot" },
+      READ, READ_ALLOW, 1, RK_Q_SPOTS, &rk_res_spot },
+    { RK_ROUTE_SPOT, 0, "SPOT", { "competition", "#", "spot", "#" },
+      READ, READ_ALLOW, 0, RK_Q_SPOT, &rk_res_spot },
+    { RK_ROUTE_ZONES, RK_VARIANT_A, "ZONES", { "competition", "#", "zone" },
+      READ, READ_ALLOW, 1, RK_Q_ZONES, &rk_res_zone },
+    { RK_ROUTE_ZONE, RK_VARIANT_A, "ZONE", { "competition", "#", "zone", "#" },
+      READ, READ_ALLOW, 0, RK_Q_ZONE, &rk_res_zone },
+    { RK_ROUTE_A_HEATS, RK_VARIANT_A, "A_HEATS", { "competition", "#", "zone", "#", "heat" },
+      READ, READ_ALLOW, 1, RK_Q_A_HEATS, &rk_res_heat },
+    { RK_ROUTE_A_HEAT, RK_VARIANT_A, "A_HEAT", { "competition", "#", "zone", "#", "heat", "#" },
+      READ, READ_ALLOW, 0, RK_Q_A_HEAT, &rk_res_heat },
+    { RK_ROUTE_A_VOIES, RK_VARIANT_A, "A_VOIES",
+      { "competition", "#", "zone", "#", "heat", "#", "voie" },
+      READ, READ_ALLOW, 1, RK_Q_A_VOIES, &rk_res_voie },
+    { RK_ROUTE_A_VOIE, RK_VARIANT_A, "A_VOIE",
+      { "competition", "#", "zone", "#", "heat", "#", "voie", "#" },
+      READ | RK_M_PUT | RK_M_DELETE, "GET, HEAD, PUT, DELETE", 0, RK_Q_A_VOIE, &rk_res_voie },
+    { RK_ROUTE_B_HEATS, RK_VARIANT_B, "B_HEATS", { "competition", "#", "heat" },
+      READ, READ_ALLOW, 1, RK_Q_B_HEATS, &rk_res_heat },
+    { RK_ROUTE_B_HEAT, RK_VARIANT_B, "B_HEAT", { "competition", "#", "heat", "#" },
+      READ, READ_ALLOW, 0, RK_Q_B_HEAT, &rk_res_heat },
+    { RK_ROUTE_B_LINES, RK_VARIANT_B, "B_LINES", { "competition", "#", "heat", "#", "line" },
+      READ, READ_ALLOW, 1, RK_Q_B_LINES, &rk_res_line },
+    { RK_ROUTE_B_LINE, RK_VARIANT_B, "B_LINE",
+      { "competition", "#", "heat", "#", "line", "#" },
+      READ, READ_ALLOW, 0, RK_Q_B_LINE, &rk_res_line },
 };
 
-#define NPATTERNS (sizeof(patterns) / sizeof(patterns[0]))
+#define NROUTES (sizeof(routes) / sizeof(routes[0]))
 #define MAX_SEGMENTS 8
 
 int rk_id_valid(const char *s, size_t len)
@@ -97,8 +110,8 @@ rk_route_id rk_route_parse(const char *path, unsigned variants, rk_route *out)
     if (!path || (n = split(path, seg)) <= 0) {
         return RK_ROUTE_NONE;
     }
-    for (k = 0; k < NPATTERNS; k++) {
-        const rk_pattern *pat = &patterns[k];
+    for (k = 0; k < NROUTES; k++) {
+        const rk_route_def *pat = &routes[k];
         int nids = 0;
 
         if (pat->variant && !(pat->variant & variants)) {
@@ -130,34 +143,39 @@ rk_route_id rk_route_parse(const char *path, unsigned variants, rk_route *out)
     return RK_ROUTE_NONE;
 }
 
+void rk_route_args(const rk_route *route, const char **args)
+{
+    int i;
+
+    for (i = 0; i < route->nids; i++) {
+        args[i] = route->ids[i];
+    }
+}
+
+const rk_route_def *rk_route_def_of(rk_route_id id)
+{
+    size_t k;
+
+    for (k = 0; k < NROUTES; k++) {
+        if (routes[k].id == id) {
+            return &routes[k];
+        }
+    }
+    return NULL;
+}
+
 unsigned rk_route_methods(rk_route_id id)
 {
-    switch (id) {
-    case RK_ROUTE_NONE:
-    case RK_ROUTE_COUNT:
-        return 0;
-    case RK_ROUTE_CONNECT:
-        return RK_M_POST;
-    case RK_ROUTE_A_VOIE:
-        return RK_M_GET | RK_M_HEAD | RK_M_PUT | RK_M_DELETE;
-    default:
-        return RK_M_GET | RK_M_HEAD;
-    }
+    const rk_route_def *d = rk_route_def_of(id);
+
+    return d ? d->methods : 0;
 }
 
 const char *rk_route_allow(rk_route_id id)
 {
-    switch (id) {
-    case RK_ROUTE_NONE:
-    case RK_ROUTE_COUNT:
-        return NULL;
-    case RK_ROUTE_CONNECT:
-        return "POST";
-    case RK_ROUTE_A_VOIE:
-        return "GET, HEAD, PUT, DELETE";
-    default:
-        return "GET, HEAD";
-    }
+    const rk_route_def *d = rk_route_def_of(id);
+
+    return d ? d->allow : NULL;
 }
 
 unsigned rk_method_bit(const char *method)
@@ -178,29 +196,14 @@ unsigned rk_method_bit(const char *method)
 
 int rk_route_is_list(rk_route_id id)
 {
-    switch (id) {
-    case RK_ROUTE_COMPETITIONS:
-    case RK_ROUTE_WODS:
-    case RK_ROUTE_SPOTS:
-    case RK_ROUTE_ZONES:
-    case RK_ROUTE_A_HEATS:
-    case RK_ROUTE_A_VOIES:
-    case RK_ROUTE_B_HEATS:
-    case RK_ROUTE_B_LINES:
-        return 1;
-    default:
-        return 0;
-    }
+    const rk_route_def *d = rk_route_def_of(id);
+
+    return d && d->list;
 }
 
 const char *rk_route_name(rk_route_id id)
 {
-    size_t k;
+    const rk_route_def *d = rk_route_def_of(id);
 
-    for (k = 0; k < NPATTERNS; k++) {
-        if (patterns[k].id == id) {
-            return patterns[k].name;
-        }
-    }
-    return "NONE";
+    return d ? d->name : "NONE";
 }

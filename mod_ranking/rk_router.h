@@ -5,6 +5,9 @@
 
 #include <stddef.h>
 
+#include "rk_sql.h"
+#include "rk_json.h"
+
 #define RK_VARIANT_A 1u
 #define RK_VARIANT_B 2u
 #define RK_VARIANT_BOTH (RK_VARIANT_A | RK_VARIANT_B)
@@ -40,6 +43,12 @@ typedef struct {
     char ids[RK_MAX_IDS][RK_ID_MAX_DIGITS + 1]; /* in path order, NUL-terminated */
 } rk_route;
 
+/* Where the ids of a path are, by name: the competition is always first; a variant A
+ * lane path is competition, zone, heat, lane. */
+#define RK_ID_COMPETITION 0
+#define RK_ID_A_HEAT 2
+#define RK_ID_A_LANE 3
+
 /* Methods, as a bit mask. */
 #define RK_M_GET     0x01u
 #define RK_M_HEAD    0x02u
@@ -49,12 +58,32 @@ typedef struct {
 #define RK_M_OPTIONS 0x20u
 #define RK_M_OTHER   0x40u
 
+/* Everything known about a route, in one table (rk_router.c): how its path is
+ * written, which variant serves it, its methods, and what answers a read of it. */
+typedef struct {
+    rk_route_id id;
+    unsigned variant;           /* 0: every variant; else RK_VARIANT_A or RK_VARIANT_B */
+    const char *name;           /* for logs and cache keys ("A_VOIE") */
+    const char *segments[9];    /* literal words, "#" for an id; NULL-terminated */
+    unsigned methods;           /* RK_M_* accepted (OPTIONS excluded) */
+    const char *allow;          /* the Allow header of those methods */
+    int list;                   /* 1: a list {"<plural>":[...]}, 0: one resource */
+    rk_query_id query;          /* the statement a read runs, with the path's ids */
+    const rk_resource *res;     /* the resource its rows are; NULL: not a read route */
+} rk_route_def;
+
+/* The table entry of ID (NULL for RK_ROUTE_NONE and out-of-range values). */
+const rk_route_def *rk_route_def_of(rk_route_id id);
+
 /* Parse PATH (the part of the URI after the mount point: "" or starting with '/').
  * VARIANTS is a mask of RK_VARIANT_A / RK_VARIANT_B: a route of a disabled variant is
  * RK_ROUTE_NONE.  One trailing slash is optional on every route.  An id is 1 to 18
  * decimal digits without a leading zero.  Never reads past the terminating NUL.
  * Fills OUT (also on failure: id NONE, nids 0) and returns OUT->id. */
 rk_route_id rk_route_parse(const char *path, unsigned variants, rk_route *out);
+
+/* The ids of ROUTE as statement arguments, in path order (ARGS: RK_MAX_IDS slots). */
+void rk_route_args(const rk_route *route, const char **args);
 
 /* 1 when S[0..LEN) is a valid id (1..18 digits, no leading zero), else 0. */
 int rk_id_valid(const char *s, size_t len);

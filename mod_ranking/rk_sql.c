@@ -4,6 +4,8 @@
  * from the parent row and LEFT JOINs the children: no row at all means the parent
  * (with its own nesting) does not exist (404); one row whose child columns are NULL
  * means an empty list.  Lists with a nullable sort key put NULLs last. */
+#include <stdio.h>
+
 #include "rk_sql.h"
 
 #define COMPETITION_COLS "c.id, c.name, c.location, c.start_date, c.end_date, c.timezone, c.status"
@@ -110,7 +112,7 @@ const rk_query rk_queries[RK_Q_COUNT] = {
         "INSERT INTO token (hash, account_id, created_at, expires_at)"
         " VALUES (%s, %lld, %lld, %lld)", 4 },
     [RK_Q_TOKEN_PURGE] = { "ranking_token_purge",
-        "DELETE FROM token WHERE expires_at <= %lld", 1 },
+        RK_SQL_TOKEN_PURGE, 1 },
     /* hash, now */
     [RK_Q_TOKEN_LOOKUP] = { "ranking_token_lookup",
         "SELECT a.name, a.role, t.expires_at FROM token t JOIN account a ON a.id = t.account_id"
@@ -118,3 +120,38 @@ const rk_query rk_queries[RK_Q_COUNT] = {
     [RK_Q_REVISION] = { "ranking_revision",
         "SELECT epoch, data, auth FROM revision WHERE id = 1", 0 },
 };
+
+/* SQLite's busy timeout, per statement step: apr_dbd's sqlite3 driver retries a step
+ * that is still busy 15 more times with 100 ms pauses, so a statement waits for a
+ * lock held by another process at most 16 x 250 ms + 1.5 s, about 5.5 s, then fails.
+ * The module's writers never wait there: they queue on the ranking-write mutex. */
+const char *const rk_sqlite_setup[] = {
+    "PRAGMA foreign_keys = ON",
+    "PRAGMA busy_timeout = 250",
+    "PRAGMA synchronous = FULL",
+};
+const int rk_sqlite_setup_count = (int)(sizeof(rk_sqlite_setup) / sizeof(rk_sqlite_setup[0]));
+
+void rk_lane_args_pack(const rk_lane_patch *patch, const char *heat, const char *lane,
+                       rk_lane_args *out)
+{
+    int number = (patch->set & RK_LANE_SET_NUMBER) != 0;
+    int spot = (patch->set & RK_LANE_SET_SPOT) != 0;
+    int score = (patch->set & RK_LANE_SET_SCORE) != 0;
+
+    snprintf(out->number, sizeof(out->number), "%lld", number ? patch->number : 0LL);
+    /* number flag, number, spot flag, spot id, score flag, score, heat, lane */
+    out->update[0] = number ? "set" : "keep";
+    out->update[1] = out->number;
+    out->update[2] = !spot ? "keep" : patch->spot_null ? "null" : "set";
+    out->update[3] = spot && !patch->spot_null ? patch->spot_id : "0";
+    out->update[4] = !score ? "keep" : patch->score_null ? "null" : "set";
+    out->update[5] = score && !patch->score_null ? patch->score : "";
+    out->update[6] = heat;
+    out->update[7] = lane;
+    /* heat, lane, number (0 = none), spot (0 = none) */
+    out->conflict[0] = heat;
+    out->conflict[1] = lane;
+    out->conflict[2] = out->number;
+    out->conflict[3] = out->update[3];
+}

@@ -3,6 +3,8 @@
 #ifndef RK_SQL_H
 #define RK_SQL_H
 
+#include "rk_body.h"
+
 typedef enum {
     /* reads: single resources select exactly the resource's columns (rk_json.h);
      * lists select the parent's id first (NULL-free when the parent exists) and then
@@ -46,5 +48,35 @@ typedef struct {
 } rk_query;
 
 extern const rk_query rk_queries[RK_Q_COUNT];
+
+/* The arguments of RK_Q_LANE_UPDATE and RK_Q_LANE_CONFLICT for a lane PUT, packed in
+ * the statements' placeholder order from the checked body, so that the order is
+ * known in one place (here, beside the SQL). */
+typedef struct {
+    const char *update[8];     /* RK_Q_LANE_UPDATE */
+    const char *conflict[4];   /* RK_Q_LANE_CONFLICT: the lanes in the way */
+    char number[24];           /* the digits update[1] points to */
+} rk_lane_args;
+
+/* Pack PATCH for lane LANE of heat HEAT (ids as strings) into OUT.  The pointers stay
+ * valid while PATCH, HEAT, LANE and OUT do. */
+void rk_lane_args_pack(const rk_lane_patch *patch, const char *heat, const char *lane,
+                       rk_lane_args *out);
+
+/* Shared with the administration command (tools/), so that both agree. */
+
+/* The schema version this code needs (table schema_version; a database without that
+ * table is version 1, the first release).  sql/upgrade/ brings an older one up. */
+#define RK_SCHEMA_VERSION 2
+
+/* Longest user name (account.name, bytes), as the schema's CHECK says. */
+#define RK_USER_NAME_MAX 64
+
+/* Expired tokens: expires_at <= now (a token is live while expires_at > now). */
+#define RK_SQL_TOKEN_PURGE "DELETE FROM token WHERE expires_at <= %lld"
+
+/* Run once on each new SQLite connection, in order (each may return a row). */
+extern const char *const rk_sqlite_setup[];
+extern const int rk_sqlite_setup_count;
 
 #endif

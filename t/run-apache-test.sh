@@ -69,7 +69,9 @@ fi
 SO=$BUILD/mod_ranking/.libs/mod_ranking.so
 ADMIN=$BUILD/tools/ranking-admin
 [ -f "$SO" ] || die "$SO not found: build first (make -C $BUILD_ARG)"
-if command -v nm >/dev/null && ! nm -D --defined-only "$SO" 2>/dev/null | grep -q ' ranking_module$'; then
+# grep reads all of nm's output (no -q): under pipefail, nm killed by SIGPIPE after an
+# early match would fail the pipeline
+if command -v nm >/dev/null && ! nm -D --defined-only "$SO" 2>/dev/null | grep ' ranking_module$' >/dev/null; then
     die "$SO does not define ranking_module: not a mod_ranking build (rebuild it)"
 fi
 [ "$(id -u)" -eq 0 ] || die "run as root (the server's children then run as nobody)"

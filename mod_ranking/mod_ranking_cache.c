@@ -1,0 +1,136 @@
+/* mod_ranking_cache.c: the per-child caches.  malloc()ed and bounded (rk_cache), never
+ * in a request's pool; one mutex guards both. */
+#include "apr_thread_mutex.h"
+
+#include "mod_ranking_cache.h"
+#include "rk_cache.h"
+#include "rk_sql.h"
+#include "rk_token.h"
+
+#define ANSWER_CACHE_BYTES (32u << 20)
+#define ANSWER_CACHE_ENTRIES 4096u
+#define TOKEN_CACHE_BYTES (2u << 20)
+#define TOKEN_CACHE_ENTRIES 8192u
+#define BUILD_LOCKS 32
+
+static rk_cache *answers, *tokens;
+static apr_thread_mutex_t *cache_mutex;
+static unsigned char token_hash_key[16];   /* drawn at child start */
+static apr_thread_mutex_t *build_locks[BUILD_LOCKS];
+
+static apr_status_t caches_destroy(void *unused)
+{
+    (void)unused;
+    rk_cache_destroy(answers);
+    rk_cache_destroy(tokens);
+    answers = tokens = NULL;
+    return APR_SUCCESS;
+}
+
+void rk_cache_child_init(apr_pool_t *p, server_rec *s)
+{
+    int i;
+
+    if (apr_thread_mutex_create(&cache_mutex, APR_THREAD_MUTEX_DEFAULT, p) != APR_SUCCESS) {
+        ap_log_error(APLOG_MARK, APLOG_ERR, 0, s, "mod_ranking: no cache mutex: caches off");
+        cache_mutex = NULL;
+        return;
+    }
+    if (apr_generate_random_bytes(token_hash_key, sizeof(token_hash_key)) != APR_SUCCESS) {
+        ap_log_error(APLOG_MARK, APLOG_ERR, 0, s, "mod_ranking: no random bytes for the "
+                     "token cache: caches off");
+        apr_thread_mutex_destroy(cache_mutex);
+        cache_mutex = NULL;
+        return;
+    }
+    for (i = 0; i < BUILD_LOCKS; i++) {
+        if (apr_thread_mutex_create(&build_locks[i], APR_THREAD_MUTEX_DEFAULT, p) != APR_SUCCESS) {
+            build_locks[i] = NULL;   /* that share of the keys is built without waiting */
+        }
+    }
+    answers = rk_cache_create(ANSWER_CACHE_BYTES, ANSWER_CACHE_ENTRIES);
+    tokens = rk_cache_create(TOKEN_CACHE_BYTES, TOKEN_CACHE_ENTRIES);
+    apr_pool_cleanup_register(p, NULL, caches_destroy, apr_pool_cleanup_null);
+}
+
+/* The one guard of both caches: 1 with the lock held, 0 when C is off. */
+static int lock(rk_cache *c)
+{
+    return c && cache_mutex && apr_thread_mutex_lock(cache_mutex) == APR_SUCCESS;
+}
+
+static void unlock(void)
+{
+    apr_thread_mutex_unlock(cache_mutex);
+}
+
+const void *rk_answer_acquire(const char *key, apr_uint64_t rev, size_t *len)
+{
+    const void *v;
+
+    if (!lock(answers)) {
+        return NULL;
+    }
+    v = rk_cache_acquire(answers, key, rev, len);
+    unlock();
+    return v;
+}
+
+void rk_answer_insert(apr_uint64_t rev, void *v)
+{
+    if (lock(answers)) {
+        rk_cache_insert(answers, rev, v);
+        unlock();
+    }
+}
+
+/* After a write, the threads that ask for the same route wait for the first one's
+ * answer instead of all building it (a leaderboard polled by many screens).  Keys
+ * are spread over a few locks with the cache's own hash. */
+apr_thread_mutex_t *rk_build_lock(const char *key)
+{
+    apr_thread_mutex_t *m;
+
+    if (!answers) {
+        return NULL;
+    }
+    m = build_locks[rk_cache_hash(key) % BUILD_LOCKS];
+    return m && apr_thread_mutex_lock(m) == APR_SUCCESS ? m : NULL;
+}
+
+void rk_build_unlock(apr_thread_mutex_t *m)
+{
+    if (m) {
+        apr_thread_mutex_unlock(m);
+    }
+}
+
+void rk_token_key(const char *tok, size_t len, char *key)
+{
+    rk_token_cache_key(tok, len, token_hash_key, key);
+}
+
+int rk_token_get(const char *key, apr_uint64_t rev, rk_token_entry *out)
+{
+    const void *v;
+    size_t n = 0;
+    int found = 0;
+
+    if (!lock(tokens)) {
+        return 0;
+    }
+    if ((v = rk_cache_get(tokens, key, rev, &n)) != NULL && n == sizeof(*out)) {
+        memcpy(out, v, sizeof(*out));
+        found = 1;
+    }
+    unlock();
+    return found;
+}
+
+void rk_token_put(const char *key, apr_uint64_t rev, const rk_token_entry *e)
+{
+    if (lock(tokens)) {
+        rk_cache_put(tokens, key, rev, e, sizeof(*e));
+        unlock();
+    }
+}

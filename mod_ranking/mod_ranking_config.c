@@ -1,0 +1,219 @@
+/* mod_ranking_config.c: per-directory (per mount) configuration and the directives.
+ * Every field has an "unset" value and one merge rule: the more specific section
+ * wins where it sets the field.  The getters apply the defaults. */
+#include <errno.h>
+
+#include "mod_ranking_config.h"
+#include "rk_router.h"
+
+#define UNSET (-1)
+
+#define DEFAULT_LIFETIME 3600
+#define DEFAULT_BODY_LIMIT 65536
+#define DEFAULT_LOGIN_LIMIT 10
+#define DEFAULT_LOGIN_WINDOW 300
+#define DEFAULT_LOGIN_CACHE "shmcb"
+
+typedef struct {
+    int variants;            /* RK_VARIANT_* mask, UNSET */
+    apr_int64_t lifetime;    /* token lifetime in seconds, UNSET */
+    apr_int64_t body_limit;  /* bytes, UNSET */
+    const char *base;        /* RankingBasePath, NULL when unset */
+    int login_limit;         /* failed logins per window before 429, 0 = off, UNSET */
+    apr_int64_t login_window;/* seconds, UNSET */
+} dir_conf;
+
+/* RankingLoginCache: "none", or a socache provider with its arguments */
+static const char *login_cache_spec = DEFAULT_LOGIN_CACHE;
+
+void *rk_config_create_dir(apr_pool_t *p, char *dir)
+{
+    dir_conf *c = apr_pcalloc(p, sizeof(*c));
+
+    (void)dir;
+    c->variants = UNSET;
+    c->lifetime = UNSET;
+    c->body_limit = UNSET;
+    c->base = NULL;
+    c->login_limit = UNSET;
+    c->login_window = UNSET;
+    return c;
+}
+
+#define MERGE(f) c->f = add->f != UNSET ? add->f : base->f
+
+void *rk_config_merge_dir(apr_pool_t *p, void *basev, void *addv)
+{
+    dir_conf *base = basev, *add = addv, *c = apr_palloc(p, sizeof(*c));
+
+    MERGE(variants);
+    MERGE(lifetime);
+    MERGE(body_limit);
+    MERGE(login_limit);
+    MERGE(login_window);
+    c->base = add->base ? add->base : base->base;
+    return c;
+}
+
+void rk_config_reset(void)
+{
+    login_cache_spec = DEFAULT_LOGIN_CACHE;
+}
+
+static const dir_conf *conf(request_rec *r)
+{
+    return ap_get_module_config(r->per_dir_config, &ranking_module);
+}
+
+unsigned rk_config_variants(request_rec *r)
+{
+    const dir_conf *c = conf(r);
+    return c->variants == UNSET ? RK_VARIANT_BOTH : (unsigned)c->variants;
+}
+
+apr_int64_t rk_config_token_lifetime(request_rec *r)
+{
+    const dir_conf *c = conf(r);
+    return c->lifetime == UNSET ? DEFAULT_LIFETIME : c->lifetime;
+}
+
+apr_off_t rk_config_body_limit(request_rec *r)
+{
+    const dir_conf *c = conf(r);
+    return c->body_limit == UNSET ? DEFAULT_BODY_LIMIT : (apr_off_t)c->body_limit;
+}
+
+const char *rk_config_base(request_rec *r)
+{
+    return conf(r)->base;
+}
+
+unsigned rk_config_login_limit(request_rec *r)
+{
+    const dir_conf *c = conf(r);
+    return (unsigned)(c->login_limit == UNSET ? DEFAULT_LOGIN_LIMIT : c->login_limit);
+}
+
+apr_int64_t rk_config_login_window(request_rec *r)
+{
+    const dir_conf *c = conf(r);
+    return c->login_window == UNSET ? DEFAULT_LOGIN_WINDOW : c->login_window;
+}
+
+const char *rk_config_login_cache(void)
+{
+    return login_cache_spec;
+}
+
+/* ---- directives ---- */
+
+static const char *set_variants(cmd_parms *cmd, void *cfg, const char *arg)
+{
+    dir_conf *c = cfg;
+
+    (void)cmd;
+    if (!strcasecmp(arg, "A")) {
+        c->variants = RK_VARIANT_A;
+    }
+    else if (!strcasecmp(arg, "B")) {
+        c->variants = RK_VARIANT_B;
+    }
+    else if (!strcasecmp(arg, "both")) {
+        c->variants = RK_VARIANT_BOTH;
+    }
+    else {
+        return "RankingVariants takes A, B or both";
+    }
+    return NULL;
+}
+
+/* ARG as an integer from MIN to MAX into *OUT; else the directive's message, which
+ * says what it takes (WHAT: "a number of seconds from 1 to 86400"). */
+static const char *parse_int(cmd_parms *cmd, const char *arg, apr_int64_t min,
+                             apr_int64_t max, const char *what, apr_int64_t *out)
+{
+    char *end;
+    apr_int64_t v;
+
+    errno = 0;
+    v = apr_strtoi64(arg, &end, 10);
+    if (errno || end == arg || *end || v < min || v > max) {
+        return apr_psprintf(cmd->pool, "%s: %s", cmd->cmd->name, what);
+    }
+    *out = v;
+    return NULL;
+}
+
+static const char *set_lifetime(cmd_parms *cmd, void *cfg, const char *arg)
+{
+    return parse_int(cmd, arg, 1, APR_INT64_C(315360000),
+                     "a number of seconds from 1 to 315360000", &((dir_conf *)cfg)->lifetime);
+}
+
+static const char *set_body_limit(cmd_parms *cmd, void *cfg, const char *arg)
+{
+    return parse_int(cmd, arg, 64, APR_INT64_C(16777216),
+                     "a number of bytes from 64 to 16777216", &((dir_conf *)cfg)->body_limit);
+}
+
+static const char *set_base(cmd_parms *cmd, void *cfg, const char *arg)
+{
+    dir_conf *c = cfg;
+
+    if (arg[0] != '/') {
+        return apr_psprintf(cmd->pool, "%s must be a URL path starting with /",
+                            cmd->cmd->name);
+    }
+    c->base = arg;
+    return NULL;
+}
+
+static const char *set_login_limit(cmd_parms *cmd, void *cfg, const char *arg)
+{
+    apr_int64_t v;
+    const char *err = parse_int(cmd, arg, 0, 1000000,
+                                "a number of failed logins from 0 (off) to 1000000", &v);
+
+    if (!err) {
+        ((dir_conf *)cfg)->login_limit = (int)v;
+    }
+    return err;
+}
+
+static const char *set_login_window(cmd_parms *cmd, void *cfg, const char *arg)
+{
+    return parse_int(cmd, arg, 1, 86400, "a number of seconds from 1 to 86400",
+                     &((dir_conf *)cfg)->login_window);
+}
+
+static const char *set_login_cache(cmd_parms *cmd, void *cfg, const char *arg)
+{
+    const char *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
+
+    (void)cfg;
+    if (err) {
+        return err;
+    }
+    login_cache_spec = arg;
+    return NULL;
+}
+
+const command_rec rk_config_cmds[] = {
+    AP_INIT_TAKE1("RankingVariants", set_variants, NULL, ACCESS_CONF,
+                  "Route variants served here: A, B or both (default both)"),
+    AP_INIT_TAKE1("RankingTokenLifetime", set_lifetime, NULL, ACCESS_CONF,
+                  "Lifetime in seconds of the tokens issued by /connect (default 3600)"),
+    AP_INIT_TAKE1("RankingBodyLimit", set_body_limit, NULL, ACCESS_CONF,
+                  "Largest accepted request body in bytes (default 65536)"),
+    AP_INIT_TAKE1("RankingBasePath", set_base, NULL, ACCESS_CONF,
+                  "URL path where the routes start (default: the enclosing <Location>)"),
+    AP_INIT_TAKE1("RankingLoginLimit", set_login_limit, NULL, ACCESS_CONF,
+                  "Failed logins per client address and per user within the window "
+                  "before /connect answers 429 (default 10, 0 turns throttling off)"),
+    AP_INIT_TAKE1("RankingLoginWindow", set_login_window, NULL, ACCESS_CONF,
+                  "Seconds over which failed logins are counted (default 300)"),
+    AP_INIT_TAKE1("RankingLoginCache", set_login_cache, NULL, RSRC_CONF,
+                  "Where failed logins are counted: none, or a socache provider "
+                  "with its arguments (default shmcb)"),
+    { NULL }
+};

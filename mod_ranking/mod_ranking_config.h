@@ -1,0 +1,27 @@
+/* mod_ranking_config.h: the directives and the effective settings of a request.
+ * The "unset" value of a field never leaves mod_ranking_config.c: the getters
+ * return what applies, defaults included. */
+#ifndef MOD_RANKING_CONFIG_H
+#define MOD_RANKING_CONFIG_H
+
+#include "mod_ranking_private.h"
+
+void *rk_config_create_dir(apr_pool_t *p, char *dir);
+void *rk_config_merge_dir(apr_pool_t *p, void *basev, void *addv);
+extern const command_rec rk_config_cmds[];
+
+/* pre_config: back to the defaults of the server-wide settings */
+void rk_config_reset(void);
+
+/* Per mount (directory context) */
+unsigned rk_config_variants(request_rec *r);        /* RK_VARIANT_* mask */
+apr_int64_t rk_config_token_lifetime(request_rec *r);   /* seconds */
+apr_off_t rk_config_body_limit(request_rec *r);     /* bytes */
+const char *rk_config_base(request_rec *r);         /* RankingBasePath, or NULL */
+unsigned rk_config_login_limit(request_rec *r);     /* failures before 429, 0 = off */
+apr_int64_t rk_config_login_window(request_rec *r); /* seconds */
+
+/* Server-wide: RankingLoginCache ("none", or "provider[:arguments]") */
+const char *rk_config_login_cache(void);
+
+#endif

@@ -1,0 +1,286 @@
+/* mod_ranking_db.c: database access through mod_dbd (see mod_ranking_db.h). */
+#include "ap_mpm.h"
+#include "apr_global_mutex.h"
+#include "util_mutex.h"
+
+#include "mod_ranking_db.h"
+
+#define CONN_KEY "mod_ranking:conn"
+#define WRITE_MUTEX_TYPE "ranking-write"
+
+struct rk_conn {
+    apr_pool_t *pool;
+    int sqlite;
+    apr_dbd_prepared_t *stmt[RK_Q_COUNT];
+};
+
+static APR_OPTIONAL_FN_TYPE(ap_dbd_acquire) *dbd_acquire;
+static apr_global_mutex_t *write_mutex;
+
+int rk_db_post_config(apr_pool_t *pconf, server_rec *s)
+{
+    apr_status_t rv;
+
+    dbd_acquire = APR_RETRIEVE_OPTIONAL_FN(ap_dbd_acquire);
+    if (!dbd_acquire) {
+        ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s,
+                     "mod_ranking needs mod_dbd: load it (a2enmod dbd, or "
+                     "LoadModule dbd_module modules/mod_dbd.so) before mod_ranking");
+        return -1;
+    }
+    if (ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_PRE_CONFIG) {
+        return 0;   /* the first, dry run of the configuration */
+    }
+    rv = ap_global_mutex_create(&write_mutex, NULL, WRITE_MUTEX_TYPE, NULL, s, pconf, 0);
+    if (rv != APR_SUCCESS) {
+        ap_log_error(APLOG_MARK, APLOG_CRIT, rv, s,
+                     "mod_ranking: cannot create the %s mutex", WRITE_MUTEX_TYPE);
+        return -1;
+    }
+    return 0;
+}
+
+int rk_db_pre_config(apr_pool_t *pconf)
+{
+    return ap_mutex_register(pconf, WRITE_MUTEX_TYPE, NULL, APR_LOCK_DEFAULT, 0) == APR_SUCCESS
+           ? 0 : -1;
+}
+
+void rk_db_child_init(apr_pool_t *p, server_rec *s)
+{
+    apr_status_t rv;
+
+    if (!write_mutex) {
+        return;
+    }
+    rv = apr_global_mutex_child_init(&write_mutex, apr_global_mutex_lockfile(write_mutex), p);
+    if (rv != APR_SUCCESS) {
+        ap_log_error(APLOG_MARK, APLOG_CRIT, rv, s,
+                     "mod_ranking: cannot attach to the %s mutex in a child", WRITE_MUTEX_TYPE);
+    }
+}
+
+static void log_dbd(request_rec *r, const apr_dbd_driver_t *drv, apr_dbd_t *h, int rv,
+                    const char *what, int level)
+{
+    const char *msg = apr_dbd_error(drv, h, rv);
+
+    ap_log_rerror(APLOG_MARK, level, 0, r, "database error (%s): %s", what,
+                  msg ? msg : "unknown");
+}
+
+/* Run a statement that may return rows, draining them. */
+static int exec_drain(apr_pool_t *p, ap_dbd_t *dbd, const char *sql)
+{
+    apr_dbd_results_t *res = NULL;
+    apr_dbd_row_t *row = NULL;
+    int rv = apr_dbd_select(dbd->driver, p, dbd->handle, &res, sql, 0);
+
+    if (rv == 0) {
+        while (apr_dbd_get_row(dbd->driver, p, res, &row, -1) == 0)
+            ;
+    }
+    return rv;
+}
+
+/* Prepare our statements on a connection the first time we use it.  Preparing them
+ * here rather than through ap_dbd_prepare keeps them away from the connections of
+ * other modules' mod_dbd databases in the same server (which need not hold our
+ * schema), and lets the module recover by itself once a missing schema appears. */
+static rk_conn *conn_init(request_rec *r, ap_dbd_t *dbd)
+{
+    rk_conn *c;
+    apr_pool_t *p;
+    int i;
+
+    if (apr_pool_create(&p, dbd->pool) != APR_SUCCESS) {
+        return NULL;
+    }
+    c = apr_pcalloc(p, sizeof(*c));
+    c->pool = p;
+    c->sqlite = strcmp(apr_dbd_name(dbd->driver), "sqlite3") == 0;
+    for (i = 0; c->sqlite && i < rk_sqlite_setup_count; i++) {
+        int rv = exec_drain(p, dbd, rk_sqlite_setup[i]);
+
+        if (rv != 0) {
+            const char *msg = apr_dbd_error(dbd->driver, dbd->handle, rv);
+            ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "database setup failed: %s",
+                          msg ? msg : "unknown");
+            apr_pool_destroy(p);
+            return NULL;
+        }
+    }
+    for (i = 0; i < RK_Q_COUNT; i++) {
+        int rv = apr_dbd_prepare(dbd->driver, p, dbd->handle, rk_queries[i].sql,
+                                 rk_queries[i].label, &c->stmt[i]);
+
+        if (rv != 0) {
+            const char *msg = apr_dbd_error(dbd->driver, dbd->handle, rv);
+            ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r,
+                          "cannot prepare statement %s: %s (is the mod_ranking schema "
+                          "applied to this database?)", rk_queries[i].label,
+                          msg ? msg : "unknown");
+            apr_pool_destroy(p);
+            return NULL;
+        }
+    }
+    apr_pool_userdata_setn(c, CONN_KEY, NULL, dbd->pool);
+    return c;
+}
+
+int rk_db_open(request_rec *r, rk_db *db)
+{
+    void *data = NULL;
+
+    db->dbd = dbd_acquire ? dbd_acquire(r) : NULL;
+    if (!db->dbd) {
+        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r,
+                      "no database connection (check DBDriver/DBDParams and that the "
+                      "database is reachable and readable by the server's user)");
+        return HTTP_SERVICE_UNAVAILABLE;
+    }
+    apr_pool_userdata_get(&data, CONN_KEY, db->dbd->pool);
+    db->conn = data ? data : conn_init(r, db->dbd);
+    return db->conn ? OK : HTTP_SERVICE_UNAVAILABLE;
+}
+
+int rk_db_is_sqlite(const rk_db *db)
+{
+    return db->conn->sqlite;
+}
+
+int rk_db_select(request_rec *r, apr_pool_t *p, rk_db *db, rk_query_id q, const char **args,
+                 apr_dbd_results_t **res)
+{
+    int rv;
+
+    *res = NULL;
+    rv = apr_dbd_pselect(db->dbd->driver, p, db->dbd->handle, res, db->conn->stmt[q],
+                         0, rk_queries[q].nargs, args);
+    if (rv != 0) {
+        log_dbd(r, db->dbd->driver, db->dbd->handle, rv, rk_queries[q].label, APLOG_ERR);
+    }
+    return rv;
+}
+
+int rk_db_query(request_rec *r, rk_db *db, rk_query_id q, const char **args, int *nrows,
+                int level)
+{
+    int rv;
+
+    *nrows = 0;
+    rv = apr_dbd_pquery(db->dbd->driver, r->pool, db->dbd->handle, nrows, db->conn->stmt[q],
+                        rk_queries[q].nargs, args);
+    if (rv != 0) {
+        log_dbd(r, db->dbd->driver, db->dbd->handle, rv, rk_queries[q].label, level);
+    }
+    return rv;
+}
+
+const char *rk_db_col(const rk_db *db, apr_dbd_row_t *row, int i)
+{
+    char *v = NULL;
+
+    if (apr_dbd_datum_get(db->dbd->driver, row, i, APR_DBD_TYPE_STRING, &v) != APR_SUCCESS) {
+        return NULL;   /* SQL NULL */
+    }
+    return v;
+}
+
+int rk_db_select_one(request_rec *r, rk_db *db, rk_query_id q, const char **args,
+                     const char **out, int ncols)
+{
+    apr_dbd_results_t *res;
+    apr_dbd_row_t *row = NULL;
+    int found = 0, i;
+
+    if (rk_db_select(r, r->pool, db, q, args, &res) != 0) {
+        return -1;
+    }
+    while (apr_dbd_get_row(db->dbd->driver, r->pool, res, &row, -1) == 0) {
+        for (i = 0; !found && i < ncols; i++) {
+            const char *v = rk_db_col(db, row, i);
+            out[i] = v ? apr_pstrdup(r->pool, v) : NULL;
+        }
+        found = 1;
+    }
+    return found;
+}
+
+/* ---- transactions ---- */
+
+static int exec(request_rec *r, rk_db *db, const char *sql)
+{
+    int nrows = 0;
+    int rv = apr_dbd_query(db->dbd->driver, db->dbd->handle, &nrows, sql);
+
+    if (rv != 0) {
+        log_dbd(r, db->dbd->driver, db->dbd->handle, rv, sql, APLOG_ERR);
+    }
+    return rv;
+}
+
+int rk_db_begin(request_rec *r, rk_db *db)
+{
+    return exec(r, db, db->conn->sqlite ? "BEGIN IMMEDIATE" : "BEGIN");
+}
+
+int rk_db_commit(request_rec *r, rk_db *db)
+{
+    return exec(r, db, "COMMIT");
+}
+
+int rk_db_rollback(request_rec *r, rk_db *db)
+{
+    return exec(r, db, "ROLLBACK");
+}
+
+int rk_db_savepoint(request_rec *r, rk_db *db, const char *name)
+{
+    return exec(r, db, apr_pstrcat(r->pool, "SAVEPOINT ", name, NULL));
+}
+
+int rk_db_rollback_to(request_rec *r, rk_db *db, const char *name)
+{
+    return exec(r, db, apr_pstrcat(r->pool, "ROLLBACK TO SAVEPOINT ", name, NULL));
+}
+
+int rk_db_release(request_rec *r, rk_db *db, const char *name)
+{
+    return exec(r, db, apr_pstrcat(r->pool, "RELEASE SAVEPOINT ", name, NULL));
+}
+
+int rk_db_write_lock(request_rec *r, rk_db *db)
+{
+    apr_status_t rv;
+
+    if (!db->conn->sqlite || !write_mutex) {
+        return 0;
+    }
+    rv = apr_global_mutex_lock(write_mutex);
+    if (rv != APR_SUCCESS) {
+        ap_log_rerror(APLOG_MARK, APLOG_ERR, rv, r, "cannot take the write mutex");
+        return -1;
+    }
+    return 0;
+}
+
+void rk_db_write_unlock(rk_db *db)
+{
+    if (db->conn->sqlite && write_mutex) {
+        apr_global_mutex_unlock(write_mutex);
+    }
+}
+
+int rk_db_revision(request_rec *r, rk_db *db, rk_rev *rev)
+{
+    const char *v[3];
+
+    if (rk_db_select_one(r, db, RK_Q_REVISION, NULL, v, 3) != 1 || !v[0] || !v[1] || !v[2]) {
+        return -1;
+    }
+    rev->epoch = v[0];
+    rev->data = (apr_uint64_t)apr_strtoi64(v[1], NULL, 10);
+    rev->auth = (apr_uint64_t)apr_strtoi64(v[2], NULL, 10);
+    return 0;
+}

@@ -1,0 +1,70 @@
+/* mod_ranking_db.h: the database, through mod_dbd's pooled connections: our
+ * statements on each connection, queries, transactions, the write mutex and the
+ * revision (change counters). */
+#ifndef MOD_RANKING_DB_H
+#define MOD_RANKING_DB_H
+
+#include "mod_ranking_private.h"
+#include "apr_dbd.h"      /* before mod_dbd.h */
+#include "mod_dbd.h"
+#include "rk_sql.h"
+
+/* One pooled connection's statements, prepared on its first use by the module. */
+typedef struct rk_conn rk_conn;
+
+typedef struct {
+    ap_dbd_t *dbd;
+    rk_conn *conn;
+} rk_db;
+
+/* The database's change counters (table revision), read once per request. */
+typedef struct {
+    const char *epoch;               /* random per database */
+    apr_uint64_t data, auth;         /* moved by every data / account change */
+} rk_rev;
+
+/* pre_config: register the ranking-write mutex type (for httpd's Mutex directive). */
+int rk_db_pre_config(apr_pool_t *pconf);
+/* post_config: find mod_dbd (0, or -1 with the reason logged); create the
+ * ranking-write mutex on the real (second) run. */
+int rk_db_post_config(apr_pool_t *pconf, server_rec *s);
+void rk_db_child_init(apr_pool_t *p, server_rec *s);
+
+/* This request's connection, its statements prepared.  OK, or 503 (logged). */
+int rk_db_open(request_rec *r, rk_db *db);
+int rk_db_is_sqlite(const rk_db *db);
+
+/* Run query Q with ARGS (its placeholders' values), its results in pool P.  0, or the
+ * driver's error (logged). */
+int rk_db_select(request_rec *r, apr_pool_t *p, rk_db *db, rk_query_id q, const char **args,
+                 apr_dbd_results_t **res);
+/* Run statement Q; *NROWS the rows changed.  A failure is logged at LEVEL (a refused
+ * lane update is an expected 409: APLOG_INFO). */
+int rk_db_query(request_rec *r, rk_db *db, rk_query_id q, const char **args, int *nrows,
+                int level);
+/* Column I of ROW as a string, NULL for SQL NULL. */
+const char *rk_db_col(const rk_db *db, apr_dbd_row_t *row, int i);
+/* The first row's first NCOLS columns into OUT (copied into r->pool); the rest
+ * drained.  1 when there was a row, 0 when none, -1 on error. */
+int rk_db_select_one(request_rec *r, rk_db *db, rk_query_id q, const char **args,
+                     const char **out, int ncols);
+
+/* Transactions: BEGIN (IMMEDIATE on SQLite, so that the write lock is taken at once),
+ * COMMIT, ROLLBACK, and savepoints by name.  0, or the driver's error (logged). */
+int rk_db_begin(request_rec *r, rk_db *db);
+int rk_db_commit(request_rec *r, rk_db *db);
+int rk_db_rollback(request_rec *r, rk_db *db);
+int rk_db_savepoint(request_rec *r, rk_db *db, const char *name);
+int rk_db_rollback_to(request_rec *r, rk_db *db, const char *name);
+int rk_db_release(request_rec *r, rk_db *db, const char *name);
+
+/* The server's writers to a SQLite database, one at a time (a no-op for PostgreSQL):
+ * no writer waits inside SQLite's busy handler while another thread of its process
+ * holds the write lock.  0, or -1 (logged). */
+int rk_db_write_lock(request_rec *r, rk_db *db);
+void rk_db_write_unlock(rk_db *db);
+
+/* Read the change counters into REV.  0, or -1 on a database error. */
+int rk_db_revision(request_rec *r, rk_db *db, rk_rev *rev);
+
+#endif

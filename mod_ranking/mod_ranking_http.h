@@ -1,0 +1,46 @@
+/* mod_ranking_http.h: the state of a request on a mount, JSON answers and errors,
+ * and reading a request body. */
+#ifndef MOD_RANKING_HTTP_H
+#define MOD_RANKING_HTTP_H
+
+#include <jansson.h>
+
+#include "mod_ranking_private.h"
+#include "mod_ranking_db.h"
+#include "rk_router.h"
+
+/* The state of one request, made once (rk_request_make) by the first hook that needs
+ * it, then read by the others (rk_request). */
+typedef struct {
+    rk_route route;
+    unsigned method;        /* RK_M_* bit */
+    int editor;             /* the token's user may write */
+    int authenticated;
+    int have_rev;           /* REV read from the database */
+    rk_rev rev;
+} rk_req;
+
+/* 1 when the request is for a mount of ours (SetHandler ranking applies). */
+int rk_is_ours(request_rec *r);
+
+/* This request's state, made and attached on the first call (route parsed once). */
+rk_req *rk_request(request_rec *r);
+
+/* The change counters of the database, read once per request into RQ->rev.  0, or
+ * -1 on a database error. */
+int rk_request_revision(request_rec *r, rk_db *db, rk_req *rq);
+
+/* Answers.  Each returns OK (the handler's return value) once the answer is given. */
+int rk_send_json(request_rec *r, int status, json_t *json);         /* steals JSON */
+int rk_send_error(request_rec *r, int status, const char *message); /* NULL: the status's */
+int rk_send_status(request_rec *r, int status);
+/* 200 with V, an answer value (rk_cache_value_new, cached or not), taking over the
+ * caller's reference: the bytes go down the filter chain without a copy. */
+int rk_send_value(request_rec *r, const void *v, size_t len);
+
+/* Content-Type application/json, the body limit, then the body into *BUF (NUL
+ * terminated, *LEN bytes).  OK; otherwise the request is answered and the handler
+ * returns the value: DONE (answered here) or AP_FILTER_ERROR (by httpd's filter). */
+int rk_take_json_body(request_rec *r, char **buf, apr_size_t *len);
+
+#endif

@@ -1,0 +1,131 @@
+/* mod_ranking_read.c: the read path.  The answer of a read route depends on the route
+ * and the data only: one strong ETag per data revision of the database;
+ * If-None-Match is answered 304 before any body is built, and built answers are
+ * cached for their revision (mod_ranking_cache.c). */
+#include "mod_ranking_read.h"
+#include "mod_ranking_cache.h"
+#include "rk_cache.h"
+#include "rk_json.h"
+
+/* The rows are read into a pool with an allocator of its own, destroyed before
+ * returning: a large list leaves nothing behind in the request's pool, whose
+ * allocator would keep the freed memory for later requests of the connection (up to
+ * MaxMemFree each), nor in malloc arenas, where a JSON tree of it used to be built.
+ * The answer is written straight from the rows (rk_json_answer): sized, then written. */
+void *rk_build_answer(request_rec *r, rk_db *db, const rk_route *route, const char *key,
+                      int *status, size_t *len)
+{
+    const rk_route_def *def = rk_route_def_of(route->id);
+    const rk_resource *res = def->res;
+    /* a list's statement selects the parent's id first: its row is there (with NULL
+     * child columns) when the parent exists without children */
+    int skip = def->list && route->id != RK_ROUTE_COMPETITIONS;
+    int nf = res->nfields, found = 0, i;
+    const char *args[RK_MAX_IDS];
+    apr_allocator_t *alloc = NULL;
+    apr_pool_t *p = NULL;
+    apr_array_header_t *vals;
+    apr_dbd_results_t *rs = NULL;
+    apr_dbd_row_t *row = NULL;
+    char *out = NULL;
+
+    *status = HTTP_INTERNAL_SERVER_ERROR;
+    if (apr_allocator_create(&alloc) != APR_SUCCESS) {
+        return NULL;
+    }
+    if (apr_pool_create_ex(&p, r->pool, NULL, alloc) != APR_SUCCESS) {
+        apr_allocator_destroy(alloc);
+        return NULL;
+    }
+    apr_allocator_owner_set(alloc, p);
+    vals = apr_array_make(p, 64, nf * (int)sizeof(const char *));   /* one row each */
+    rk_route_args(route, args);
+    if (rk_db_select(r, p, db, def->query, args, &rs) != 0) {
+        *status = HTTP_SERVICE_UNAVAILABLE;
+        apr_pool_destroy(p);
+        return NULL;
+    }
+    /* keep the values: a driver may reuse a row's memory for the next */
+    while (apr_dbd_get_row(db->dbd->driver, p, rs, &row, -1) == 0) {
+        const char **v;
+
+        found = 1;
+        if ((!def->list && vals->nelts) || (skip && !rk_db_col(db, row, skip))) {
+            continue;   /* drain; or the parent without children */
+        }
+        v = apr_array_push(vals);
+        for (i = 0; i < nf; i++) {
+            const char *c = rk_db_col(db, row, skip + i);
+            v[i] = c ? apr_pstrdup(p, c) : NULL;
+        }
+    }
+    if (!found) {
+        *status = HTTP_NOT_FOUND;
+    }
+    else {
+        const char *const *rows = (const char *const *)vals->elts;   /* one after the other */
+
+        *len = rk_json_answer(NULL, res, def->list, rows, (size_t)vals->nelts);
+        if ((out = rk_cache_value_new(key, *len)) != NULL) {
+            rk_json_answer(out, res, def->list, rows, (size_t)vals->nelts);
+            *status = HTTP_OK;
+        }
+    }
+    apr_pool_destroy(p);
+    return out;
+}
+
+/* The answer cache's key of a read: the database, the route and its ids. */
+static const char *answer_key(request_rec *r, const rk_req *rq)
+{
+    const char *key = apr_pstrcat(r->pool, rq->rev.epoch, "|", rk_route_name(rq->route.id), NULL);
+    int i;
+
+    for (i = 0; i < rq->route.nids; i++) {
+        key = apr_pstrcat(r->pool, key, "/", rq->route.ids[i], NULL);
+    }
+    return key;
+}
+
+int rk_read(request_rec *r, rk_req *rq)
+{
+    rk_db db;
+    int status, rv;
+    const char *key;
+    const void *cached;
+    void *built;
+    size_t len = 0;
+    apr_thread_mutex_t *lock;
+
+    if ((rv = rk_db_open(r, &db)) != OK) {
+        return rk_send_status(r, rv);
+    }
+    if (rk_request_revision(r, &db, rq) != 0) {
+        return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
+    }
+    apr_table_setn(r->headers_out, "ETag", apr_psprintf(r->pool, "\"%s-%" APR_UINT64_T_FMT "\"",
+                                                        rq->rev.epoch, rq->rev.data));
+    if (ap_meets_conditions(r) == HTTP_NOT_MODIFIED) {
+        r->status = HTTP_NOT_MODIFIED;
+        return OK;
+    }
+    key = answer_key(r, rq);
+    if ((cached = rk_answer_acquire(key, rq->rev.data, &len)) != NULL) {
+        return rk_send_value(r, cached, len);
+    }
+    /* one build per key at a time: built by another thread while this one waited? */
+    lock = rk_build_lock(key);
+    if (lock && (cached = rk_answer_acquire(key, rq->rev.data, &len)) != NULL) {
+        rk_build_unlock(lock);
+        return rk_send_value(r, cached, len);
+    }
+    if ((built = rk_build_answer(r, &db, &rq->route, key, &status, &len)) != NULL) {
+        rk_answer_insert(rq->rev.data, built);
+    }
+    rk_build_unlock(lock);
+    if (!built) {
+        apr_table_unset(r->headers_out, "ETag");
+        return rk_send_status(r, status);
+    }
+    return rk_send_value(r, built, len);
+}

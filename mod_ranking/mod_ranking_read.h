@@ -1,0 +1,19 @@
+/* mod_ranking_read.h: the read routes: ETag and 304, answers built once per data
+ * revision and kept in the answer cache. */
+#ifndef MOD_RANKING_READ_H
+#define MOD_RANKING_READ_H
+
+#include "mod_ranking_private.h"
+#include "mod_ranking_http.h"
+
+/* GET or HEAD of a read route. */
+int rk_read(request_rec *r, rk_req *rq);
+
+/* The answer of ROUTE (a read route) written into a value of its exact size
+ * (rk_cache_value_new under KEY; KEY NULL: a value only sent, never cached), the
+ * caller holding its reference; or NULL with *STATUS 404, 503 or 500.  Also the
+ * answer of a lane PUT: the lane as stored. */
+void *rk_build_answer(request_rec *r, rk_db *db, const rk_route *route, const char *key,
+                      int *status, size_t *len);
+
+#endif

@@ -1,0 +1,248 @@
+/* mod_ranking_write.c: lane writes.
+ *
+ * Lane PUTs are committed in groups (rk_group.c).  SQLite commits one transaction at
+ * a time and each commit waits for the disk (WAL, synchronous=FULL), so the writers
+ * of a child process queue their checked updates; the leader takes the write mutex,
+ * runs every queued update in one transaction, each inside its own savepoint (a
+ * refused update is rolled back alone), commits once, and wakes the others.  Every
+ * writer answers only after the commit that holds its update: as durable as one
+ * transaction per request, with one disk sync for the whole group.  The leader
+ * allocates a job's results in the job's request pool while that request's thread
+ * waits, so a pool is never used by two threads at once.  PostgreSQL runs each PUT
+ * on its own (its transactions do not serialise). */
+#include "mod_ranking_write.h"
+#include "mod_ranking_read.h"
+#include "rk_body.h"
+#include "rk_cache.h"
+#include "rk_group.h"
+#include "rk_json.h"
+
+#define SAVEPOINT "rk_lane"
+
+typedef struct {
+    rk_group_job link;    /* first: a batch is a list of these */
+    request_rec *r;
+    rk_req *rq;
+    rk_lane_patch *patch;
+    int status;           /* HTTP_OK, or the error answer's status */
+    const char *err;      /* its message (NULL: the status's own) */
+    void *answer;         /* on success, the answer: the lane as stored */
+    size_t len;
+} put_job;
+
+static rk_group *group;   /* this child's queue; NULL: each PUT commits on its own */
+
+void rk_write_child_init(apr_pool_t *p, server_rec *s)
+{
+    if ((group = rk_group_create(p)) == NULL) {
+        ap_log_error(APLOG_MARK, APLOG_WARNING, 0, s, "mod_ranking: no lane write queue: "
+                     "each lane PUT commits on its own");
+    }
+}
+
+/* The checks and the update of one job, in the open transaction: HTTP_OK with the
+ * answer, or the error status and message.  1 when the update reached the database
+ * and was refused there (a UNIQUE constraint, or a failure): the caller looks for
+ * the lane in the way once the savepoint is rolled back. */
+static int apply(rk_db *db, put_job *job, rk_lane_args *la)
+{
+    request_rec *r = job->r;
+    const rk_route *route = &job->rq->route;
+    const rk_lane_patch *patch = job->patch;
+    const char *args[RK_MAX_IDS], *lane[2], *found_spot[1];
+    apr_int64_t lane_count;
+    int nrows;
+
+    rk_route_args(route, args);
+    switch (rk_db_select_one(r, db, RK_Q_LANE_FOR_UPDATE, args, lane, 2)) {
+    case -1: job->status = HTTP_SERVICE_UNAVAILABLE; return 0;
+    case 0:  job->status = HTTP_NOT_FOUND; return 0;   /* deleted meanwhile */
+    }
+    lane_count = lane[1] ? apr_atoi64(lane[1]) : RK_LANE_NUMBER_MAX;
+    if ((patch->set & RK_LANE_SET_NUMBER) && patch->number > lane_count) {
+        job->status = HTTP_BAD_REQUEST;
+        job->err = "Invalid body: number greater than the zone's lane_count";
+        return 0;
+    }
+    if ((patch->set & RK_LANE_SET_SPOT) && !patch->spot_null) {
+        const char *sargs[2] = { route->ids[RK_ID_COMPETITION], patch->spot_id };
+        switch (rk_db_select_one(r, db, RK_Q_SPOT_IN_COMPETITION, sargs, found_spot, 1)) {
+        case -1: job->status = HTTP_SERVICE_UNAVAILABLE; return 0;
+        case 0:
+            job->status = HTTP_BAD_REQUEST;
+            job->err = "Invalid body: spot_id is not a spot of this competition";
+            return 0;
+        }
+    }
+    rk_lane_args_pack(patch, route->ids[RK_ID_A_HEAT], route->ids[RK_ID_A_LANE], la);
+    if (rk_db_query(r, db, RK_Q_LANE_UPDATE, la->update, &nrows, APLOG_INFO) != 0) {
+        job->status = HTTP_SERVICE_UNAVAILABLE;
+        return 1;
+    }
+    job->answer = nrows == 1 ? rk_build_answer(r, db, route, NULL, &job->status, &job->len) : NULL;
+    if (!job->answer && job->status == HTTP_OK) {
+        job->status = HTTP_NOT_FOUND;
+    }
+    return 0;
+}
+
+/* One job inside its savepoint; a refused job changes nothing.  0, or -1 when the
+ * transaction itself failed (the whole batch is then rolled back). */
+static int put_one(request_rec *leader, rk_db *db, put_job *job)
+{
+    request_rec *r = job->r;
+    rk_lane_args la;
+    const char *cnt[1];
+    int refused;
+
+    if (rk_db_savepoint(leader, db, SAVEPOINT) != 0) {
+        return -1;
+    }
+    refused = apply(db, job, &la);
+    if (job->status != HTTP_OK) {
+        rk_cache_release(job->answer);
+        job->answer = NULL;
+        /* undo it (PostgreSQL refuses any statement before that) */
+        if (rk_db_rollback_to(leader, db, SAVEPOINT) != 0) {
+            return -1;
+        }
+    }
+    if (refused && rk_db_select_one(r, db, RK_Q_LANE_CONFLICT, la.conflict, cnt, 1) == 1
+        && cnt[0] && apr_atoi64(cnt[0]) > 0) {
+        job->status = HTTP_CONFLICT;
+        job->err = (job->patch->set & RK_LANE_SET_NUMBER)
+            ? "Conflict: the lane number or the spot is already used in this heat"
+            : "Conflict: the spot is already in another lane of this heat";
+    }
+    return rk_db_release(leader, db, SAVEPOINT) == 0 ? 0 : -1;
+}
+
+typedef struct {
+    request_rec *r;   /* the leader's request, for the transaction's own log lines */
+    rk_db *db;        /* the leader's connection */
+} batch_ctx;
+
+/* Run the jobs of BATCH in one transaction and commit it.  Each job ends with its
+ * status set; a job that failed changed nothing. */
+static void put_batch(void *ctxv, rk_group_job *batch)
+{
+    batch_ctx *ctx = ctxv;
+    request_rec *r = ctx->r;
+    rk_db *db = ctx->db;
+    rk_group_job *l;
+    int locked, begun = 0, failed, n = 0, refused = 0;
+
+    for (l = batch; l; l = l->next) {
+        put_job *j = (put_job *)l;
+
+        j->status = HTTP_OK;
+        j->err = NULL;
+        j->answer = NULL;
+    }
+    locked = rk_db_write_lock(r, db) == 0;
+    begun = locked && rk_db_begin(r, db) == 0;
+    failed = !begun;
+    for (l = batch; l && !failed; l = l->next) {
+        failed = put_one(r, db, (put_job *)l) != 0;
+    }
+    if (!failed && rk_db_commit(r, db) != 0) {
+        failed = 1;
+    }
+    if (failed && begun) {
+        rk_db_rollback(r, db);
+    }
+    if (locked) {
+        rk_db_write_unlock(db);
+    }
+    for (l = batch; l; l = l->next) {
+        put_job *j = (put_job *)l;
+
+        if (failed) {
+            rk_cache_release(j->answer);
+            j->answer = NULL;
+            if (j->status == HTTP_OK) {   /* not kept, or not reached */
+                j->status = HTTP_SERVICE_UNAVAILABLE;
+                j->err = NULL;
+            }
+        }
+        n++;
+        refused += j->status != HTTP_OK;
+    }
+    ap_log_rerror(APLOG_MARK, APLOG_TRACE1, 0, r, "lane writes: %d in one transaction, "
+                  "%d refused, %s", n, refused, failed ? "rolled back" : "committed");
+}
+
+int rk_put_lane(request_rec *r, rk_req *rq)
+{
+    const char *args[RK_MAX_IDS], *lane[2];
+    put_job *job = apr_pcalloc(r->pool, sizeof(*job));
+    batch_ctx ctx;
+    char *body;
+    apr_size_t len;
+    int rv;
+    rk_db db;
+
+    if ((rv = rk_db_open(r, &db)) != OK) {
+        return rk_send_status(r, rv);
+    }
+    /* 404 before the body is read; the transaction checks again */
+    rk_route_args(&rq->route, args);
+    switch (rk_db_select_one(r, &db, RK_Q_LANE_FOR_UPDATE, args, lane, 2)) {
+    case -1: return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
+    case 0:  return rk_send_status(r, HTTP_NOT_FOUND);
+    }
+    if ((rv = rk_take_json_body(r, &body, &len)) != OK) {
+        return rv;
+    }
+    job->r = r;
+    job->rq = rq;
+    job->patch = apr_pcalloc(r->pool, sizeof(*job->patch));
+    if (rk_lane_patch_parse(body, len, job->patch, &job->err) != 0) {
+        return rk_send_error(r, HTTP_BAD_REQUEST, job->err);
+    }
+    ctx.r = r;
+    ctx.db = &db;
+    if (group && rk_db_is_sqlite(&db)) {
+        rk_group_submit(group, &job->link, put_batch, &ctx);
+    }
+    else {
+        put_batch(&ctx, &job->link);
+    }
+    if (job->status != HTTP_OK) {
+        return rk_send_error(r, job->status, job->err);
+    }
+    ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "lane %s of heat %s changed by %s:%s%s%s",
+                  rq->route.ids[RK_ID_A_LANE], rq->route.ids[RK_ID_A_HEAT],
+                  r->user ? r->user : "-",
+                  (job->patch->set & RK_LANE_SET_NUMBER) ? " number" : "",
+                  (job->patch->set & RK_LANE_SET_SPOT) ? " spot_id" : "",
+                  (job->patch->set & RK_LANE_SET_SCORE) ? " score" : "");
+    return rk_send_value(r, job->answer, job->len);
+}
+
+int rk_delete_lane(request_rec *r, rk_req *rq)
+{
+    const char *args[RK_MAX_IDS];
+    int rv, nrows = 0;
+    rk_db db;
+
+    if ((rv = rk_db_open(r, &db)) != OK) {
+        return rk_send_status(r, rv);
+    }
+    rk_route_args(&rq->route, args);
+    if (rk_db_write_lock(r, &db) != 0) {
+        return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
+    }
+    rv = rk_db_query(r, &db, RK_Q_LANE_DELETE, args, &nrows, APLOG_ERR);
+    rk_db_write_unlock(&db);
+    if (rv != 0) {
+        return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
+    }
+    if (nrows == 0) {
+        return rk_send_status(r, HTTP_NOT_FOUND);
+    }
+    ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "lane %s of heat %s deleted by %s",
+                  rq->route.ids[RK_ID_A_LANE], rq->route.ids[RK_ID_A_HEAT],
+                  r->user ? r->user : "-");
+    return rk_send_json(r, HTTP_OK, rk_json_success(NULL, NULL));
+}

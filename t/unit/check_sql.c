@@ -1,0 +1,147 @@
+/* check_sql.c: Check unit tests of rk_sql: the statement table (labels, placeholder
+ * counts) and the packing of a lane PUT into the update and conflict statements'
+ * arguments (rk_lane_args_pack). */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rk_sql.h"
+
+/* Placeholders of apr_dbd in SQL: %s and %lld; %% is a literal percent sign. */
+static int placeholders(const char *sql)
+{
+    int n = 0;
+
+    for (; *sql; sql++) {
+        if (sql[0] != '%') {
+            continue;
+        }
+        if (sql[1] == '%') {
+            sql++;
+        }
+        else if (sql[1] == 's') {
+            n++;
+        }
+        else if (!strncmp(sql + 1, "lld", 3)) {
+            n++;
+        }
+        else {
+            return -1;   /* a placeholder the table does not use */
+        }
+    }
+    return n;
+}
+
+START_TEST(statement_table)
+{
+    int i, j;
+
+    for (i = 0; i < RK_Q_COUNT; i++) {
+        const rk_query *q = &rk_queries[i];
+        const char *c;
+
+        ck_assert_msg(q->label && q->sql, "statement %d is missing", i);
+        ck_assert_msg(!strncmp(q->label, "ranking_", 8), "%s: not prefixed", q->label);
+        for (c = q->label; *c; c++) {
+            ck_assert_msg((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_',
+                          "%s: a label is [a-z0-9_] (PostgreSQL splices it)", q->label);
+        }
+        ck_assert_msg(placeholders(q->sql) == q->nargs, "%s: %d placeholders, nargs %d",
+                      q->label, placeholders(q->sql), q->nargs);
+        for (j = 0; j < i; j++) {
+            ck_assert_msg(strcmp(q->label, rk_queries[j].label) != 0, "%s twice", q->label);
+        }
+    }
+    ck_assert_int_eq(rk_queries[RK_Q_TOKEN_PURGE].nargs, 1);
+    ck_assert_str_eq(rk_queries[RK_Q_TOKEN_PURGE].sql, RK_SQL_TOKEN_PURGE);
+    ck_assert_int_ge(rk_sqlite_setup_count, 3);
+    for (i = 0; i < rk_sqlite_setup_count; i++) {
+        ck_assert_msg(!strncmp(rk_sqlite_setup[i], "PRAGMA ", 7), "%s", rk_sqlite_setup[i]);
+    }
+}
+END_TEST
+
+START_TEST(lane_args_every_key)
+{
+    rk_lane_patch p;
+    rk_lane_args a;
+
+    memset(&p, 0, sizeof(p));
+    p.set = RK_LANE_SET_NUMBER | RK_LANE_SET_SPOT | RK_LANE_SET_SCORE;
+    p.number = 7;
+    strcpy(p.spot_id, "123");
+    strcpy(p.score, "07:45");
+    rk_lane_args_pack(&p, "40", "400", &a);
+    ck_assert_int_eq(rk_queries[RK_Q_LANE_UPDATE].nargs, 8);
+    ck_assert_str_eq(a.update[0], "set");
+    ck_assert_str_eq(a.update[1], "7");
+    ck_assert_str_eq(a.update[2], "set");
+    ck_assert_str_eq(a.update[3], "123");
+    ck_assert_str_eq(a.update[4], "set");
+    ck_assert_str_eq(a.update[5], "07:45");
+    ck_assert_str_eq(a.update[6], "40");
+    ck_assert_str_eq(a.update[7], "400");
+    ck_assert_int_eq(rk_queries[RK_Q_LANE_CONFLICT].nargs, 4);
+    ck_assert_str_eq(a.conflict[0], "40");
+    ck_assert_str_eq(a.conflict[1], "400");
+    ck_assert_str_eq(a.conflict[2], "7");
+    ck_assert_str_eq(a.conflict[3], "123");
+}
+END_TEST
+
+START_TEST(lane_args_keep_and_null)
+{
+    rk_lane_patch p;
+    rk_lane_args a;
+
+    memset(&p, 0, sizeof(p));
+    p.set = RK_LANE_SET_SCORE;   /* only the score, as null */
+    p.score_null = 1;
+    rk_lane_args_pack(&p, "1", "2", &a);
+    ck_assert_str_eq(a.update[0], "keep");
+    ck_assert_str_eq(a.update[1], "0");
+    ck_assert_str_eq(a.update[2], "keep");
+    ck_assert_str_eq(a.update[3], "0");
+    ck_assert_str_eq(a.update[4], "null");
+    ck_assert_str_eq(a.update[5], "");
+    ck_assert_str_eq(a.conflict[2], "0");   /* no number: nothing can be in the way */
+    ck_assert_str_eq(a.conflict[3], "0");
+
+    memset(&p, 0, sizeof(p));
+    p.set = RK_LANE_SET_SPOT;    /* empty the lane */
+    p.spot_null = 1;
+    strcpy(p.spot_id, "999");    /* ignored when null */
+    rk_lane_args_pack(&p, "1", "2", &a);
+    ck_assert_str_eq(a.update[2], "null");
+    ck_assert_str_eq(a.update[3], "0");
+    ck_assert_str_eq(a.update[4], "keep");
+    ck_assert_str_eq(a.conflict[3], "0");
+
+    memset(&p, 0, sizeof(p));
+    p.set = RK_LANE_SET_NUMBER;
+    p.number = 999;
+    rk_lane_args_pack(&p, "1", "2", &a);
+    ck_assert_str_eq(a.update[0], "set");
+    ck_assert_str_eq(a.update[1], "999");
+    ck_assert_str_eq(a.conflict[2], "999");
+    ck_assert_ptr_eq(a.update[1], a.number);   /* points into OUT, not a temporary */
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("sql");
+    TCase *tc = tcase_create("statements");
+    SRunner *sr;
+    int failed;
+
+    tcase_add_test(tc, statement_table);
+    tcase_add_test(tc, lane_args_every_key);
+    tcase_add_test(tc, lane_args_keep_and_null);
+    suite_add_tcase(s, tc);
+    sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
