@@ -46,6 +46,29 @@ extern const rk_resource rk_res_line;  /* lane, variant B keys */
 size_t rk_json_answer(char *out, const rk_resource *res, int list, const char *const *values,
                       size_t nrows);
 
+/* A writer of compact JSON, for answers built without a JSON tree (rk_json_answer, the
+ * leaderboards): called once with OUT NULL to count the bytes, once with OUT an
+ * allocation of that size to write them, so that the answer is allocated once at its
+ * exact size.  Strings are written as rk_json_answer writes them: UTF-8 as is; quote,
+ * backslash and control characters escaped (\uXXXX upper case). */
+typedef struct {
+    char *out;     /* where to write, or NULL to count only */
+    size_t len;    /* bytes written (or counted) so far */
+} rk_jw;
+
+/* N bytes of S, as they are (JSON syntax the caller knows to be right). */
+void rk_jw_put(rk_jw *w, const char *s, size_t n);
+#define RK_JW_LIT(w, lit) rk_jw_put((w), "" lit, sizeof(lit) - 1)   /* LIT: a string literal */
+
+/* V as a JSON string; NULL or not valid UTF-8: null (as an RK_F_NSTR field). */
+void rk_jw_str(rk_jw *w, const char *v);
+
+/* V as a JSON string; NULL or not valid UTF-8: "" (as an RK_F_STR field). */
+void rk_jw_text(rk_jw *w, const char *v);
+
+/* N as a JSON integer. */
+void rk_jw_int(rk_jw *w, long long n);
+
 /* {"status":"success","<key>":<value>} (steals VALUE; VALUE may be NULL for a bare
  * {"status":"success"}). */
 json_t *rk_json_success(const char *key, json_t *value);

@@ -1,0 +1,77 @@
+/* rk_leaderboard.h: the ranking rules and the leaderboard bodies (shared/API.md Part 2,
+ * "Ranking policy" and "Leaderboards").  Pure C, no httpd header: the glue reads the
+ * competition's rows, hands them over as strings, and writes out what comes back.
+ *
+ * Rules, in short (the contract has them in full):
+ *   - a spot's result in a WOD is its best lane there (score, then tiebreak: lower
+ *     first, null after a value); a score that does not parse under the WOD's scoring
+ *     and cap counts as no score; WD is no place;
+ *   - places within a division: by score then tiebreak; equal ones share the best
+ *     place and the next are skipped (1, 2, 2, 4);
+ *   - "places": points = place, no place = the number of placed spots of the division
+ *     in that WOD + 1, lowest total first; "chart100": 100, 95, 90, 85, 80, 75, then 2
+ *     fewer per place down to 1 for the 43rd, 0 from the 44th and for no place,
+ *     highest total first;
+ *   - overall ties: countback (more 1st places, then more 2nd, ...; places only),
+ *     then a shared place, next places skipped; every spot has an overall place.
+ * Compute is O(n log n) in spots and lanes (plus spots x WODs for the table of
+ * results); writing is linear in the size of the body. */
+#ifndef RK_LEADERBOARD_H
+#define RK_LEADERBOARD_H
+
+#include <stddef.h>
+
+/* A spot (a team).  ID a decimal string; NAME may be NULL (shown ""); DIVISION NULL =
+ * none (the group listed last); BIB a decimal integer or NULL (anything else is shown
+ * and sorted as null). */
+typedef struct {
+    const char *id, *name, *division, *bib;
+} rk_lb_spot;
+
+/* A WOD, in the competition's WOD list order (position, id).  SCORING "time", "reps",
+ * "load", "points" (anything else: nobody is placed in it); TIME_CAP decimal seconds or
+ * NULL (no cap). */
+typedef struct {
+    const char *id, *scoring, *time_cap;
+} rk_lb_wod;
+
+/* Every lane of the competition whose heat has a WOD and whose spot_id is not NULL, in
+ * the order of the competition's heat list (start_time, number, id; null start_time
+ * last), then lane number, then lane id.  SCORE and TIEBREAK as stored (NULL allowed).
+ * A lane whose WOD or spot is not in the input is ignored. */
+typedef struct {
+    const char *wod_id, *spot_id, *heat_id, *lane_id, *score, *tiebreak;
+} rk_lb_lane;
+
+typedef struct {
+    const char *competition_id;
+    const char *ranking;                 /* "places" or "chart100"; NULL or anything else: places */
+    const rk_lb_wod *wods;   size_t nwods;
+    const rk_lb_spot *spots; size_t nspots;
+    const rk_lb_lane *lanes; size_t nlanes;
+} rk_lb_input;
+
+typedef struct rk_lb rk_lb;
+
+/* Rank the competition IN describes.  malloc()ed (free with rk_lb_free), NULL when out
+ * of memory.  The result keeps pointers into IN's strings (which must outlive it), not
+ * into IN's arrays. */
+rk_lb *rk_lb_compute(const rk_lb_input *in);
+
+void rk_lb_free(rk_lb *lb);
+
+/* 1 when some spot has exactly DIVISION (strcmp; NULL: 0), else 0. */
+int rk_lb_has_division(const rk_lb *lb, const char *division);
+
+/* 1 when WOD_ID is one of the input's WODs, else 0. */
+int rk_lb_has_wod(const rk_lb *lb, const char *wod_id);
+
+/* Write a leaderboard body, compact JSON as API.md "Leaderboards" shows: WOD_ID NULL =
+ * the overall leaderboard, else that WOD's (a WOD rk_lb_has_wod does not know is
+ * written as a WOD nobody has a result in, with "scoring":null); DIVISION NULL = every
+ * division, else only that one (none when no spot has it: "divisions":[]).
+ * Returns the length; writes into OUT unless OUT is NULL (called once to size the
+ * body, once to write it; no NUL is added). */
+size_t rk_lb_json(char *out, const rk_lb *lb, const char *wod_id, const char *division);
+
+#endif
