@@ -6,10 +6,11 @@
  * division's run, so a body is written by walking runs.
  *
  * A spot's result in a WOD is a "cell", made only for the (spot, WOD) pairs that have
- * a lane: a dense table of spots x WODs would be 24,000 cells for the bench
- * competition, mostly empty, and touching that much fresh memory cost more than the
- * ranking itself.  A pair without a cell has no lane, hence no place, and its points
- * follow from its division's count of placed spots.
+ * a lane; a dense spots x WODs table of 4-byte indices finds them.  A dense table of
+ * cells would be 24,000 cells (1.5 MB) for the bench competition, mostly empty, and
+ * touching that much fresh memory cost more than the ranking itself.  A pair without
+ * a cell has no lane, hence no place, and its points follow from its division's count
+ * of placed spots.
  *
  * Sorting is a merge sort with a context pointer (qsort has none, and a static context
  * would not be thread-safe under a threaded MPM); it is stable, and every comparison

@@ -14,8 +14,9 @@
  *     highest total first;
  *   - overall ties: countback (more 1st places, then more 2nd, ...; places only),
  *     then a shared place, next places skipped; every spot has an overall place.
- * Compute is O(n log n) in spots and lanes (plus spots x WODs for the table of
- * results); writing is linear in the size of the body. */
+ * Compute is O(n log n) in spots per WOD, O(1) per lane (hash lookups), plus a
+ * spots x WODs table of 4-byte indices; writing is linear in the size of the body.
+ * No global state: any number of threads may compute and write at once. */
 #ifndef RK_LEADERBOARD_H
 #define RK_LEADERBOARD_H
 
