@@ -5,7 +5,17 @@
  * same bounds as the module's token lookup, and the purge is the module's own
  * statement (RK_SQL_TOKEN_PURGE).  Tokens are deleted explicitly before their
  * account: ON DELETE CASCADE works on SQLite only with PRAGMA foreign_keys=ON,
- * which another client may not have set. */
+ * which another client may not have set.
+ *
+ * The change log (lane_history) is pruned by time compared as text: changed_at is
+ * always the fixed-width 'YYYY-MM-DDTHH:MM:SSZ' (the module writes it so, and the
+ * command normalizes its bound to that form), and such strings sort in time order
+ * under any collation, bytewise (SQLite's BINARY, PostgreSQL's "C") or a locale's,
+ * since digits weigh in their numeric order and the punctuation sits at the same
+ * places in every value.  No foreign key: the records of a deleted competition are
+ * pruned like any other.  The module caches its answers (a lane's history too) per
+ * data revision, which no trigger moves on a prune: the command does it, in the
+ * prune's transaction. */
 #include "admin_sql.h"
 #include "rk_sql.h"
 
@@ -40,4 +50,11 @@ const rk_admin_query rk_admin_queries[RK_A_COUNT] = {
         "SELECT a.name, a.role, a.enabled,"
         " (SELECT COUNT(*) FROM token t WHERE t.account_id = a.id AND t.expires_at > %lld)"
         " FROM account a ORDER BY a.name, a.id", 1 },
+
+    [RK_A_HISTORY_PRUNE] = { "ranking_admin_history_prune",
+        "DELETE FROM lane_history WHERE changed_at < %s", 1, 2 },
+    [RK_A_HISTORY_PRUNE_COMPETITION] = { "ranking_admin_history_prune_competition",
+        "DELETE FROM lane_history WHERE competition_id = %lld AND changed_at < %s", 2, 2 },
+    [RK_A_REVISION_DATA] = { "ranking_admin_revision_data",
+        "UPDATE revision SET data = data + 1 WHERE id = 1", 0, 1 },
 };

@@ -5,9 +5,10 @@
  * the labels below; placeholders are apr_dbd's: %s (a string, "varchar" to
  * PostgreSQL) and %lld (a 64-bit integer, "bigint" to PostgreSQL).  Values are
  * always passed as strings (apr_dbd_pvquery / apr_dbd_pvselect).  Times are Unix
- * seconds, as in the module (token.expires_at).  What the module and the command
- * must agree on (the purge statement, the user-name limit, the SQLite connection
- * setup, the schema version) comes from mod_ranking/rk_sql.h. */
+ * seconds, as in the module (token.expires_at), except in the change log
+ * (lane_history.changed_at: ISO 8601 UTC text, 'YYYY-MM-DDTHH:MM:SSZ').  What the
+ * module and the command must agree on (the purge statement, the user-name limit,
+ * the SQLite connection setup, the schema version) comes from mod_ranking/rk_sql.h. */
 #ifndef ADMIN_SQL_H
 #define ADMIN_SQL_H
 
@@ -25,6 +26,12 @@ typedef enum {
     RK_A_TOKEN_REVOKE,      /* name: every token of that account */
     RK_A_TOKEN_PURGE,       /* now: tokens with expires_at <= now */
     RK_A_ACCOUNT_LIST,      /* now -> name, role, enabled, live tokens; by name */
+    /* prepared by `history prune` only */
+    RK_A_HISTORY_PRUNE,     /* before: change records with changed_at < before */
+    RK_A_HISTORY_PRUNE_COMPETITION, /* competition id, before: the same, of one
+                                     * competition */
+    RK_A_REVISION_DATA,     /* move the data revision on (the servers' cached
+                             * answers and ETags change) */
     RK_A_COUNT
 } rk_admin_query_id;
 
@@ -32,6 +39,11 @@ typedef struct {
     const char *label;  /* [a-z0-9_], unique, prefixed "ranking_admin_" */
     const char *sql;
     int nargs;          /* number of placeholders */
+    /* 0: prepared when the database is opened (the probe checks its tables).
+     * Else the schema version that brought its table (1: every version), and it
+     * is prepared by the command that runs it only, so that the other commands
+     * work on an older database that lacks the table. */
+    int since;
 } rk_admin_query;
 
 extern const rk_admin_query rk_admin_queries[RK_A_COUNT];

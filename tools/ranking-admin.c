@@ -1,12 +1,13 @@
 /* ranking-admin: manage the API users of mod_ranking (table account) and their
- * bearer tokens (table token), directly in the database the module uses.
+ * bearer tokens (table token), directly in the database the module uses; upgrade
+ * its schema; prune the lanes' change log (table lane_history).
  *
  *   ranking-admin [--driver sqlite3|pgsql] --params <DBDParams> <command> [args]
  *
  * See tools/ranking-admin.8.  Exit status: 0 done, 1 usage error (bad arguments,
- * bad user name or role, refused password), 2 user not found / already exists,
- * 3 database or system error (cannot open, no schema, schema newer than this
- * command knows, statement failed).
+ * bad user name, role, date or id, refused password), 2 user not found / already
+ * exists, 3 database or system error (cannot open, no schema, schema newer than
+ * this command knows, or too old for the command, statement failed).
  *
  * Uses APR-util's apr_dbd directly (the drivers mod_dbd uses), the statements of
  * admin_sql.c, what rk_sql.h shares with the module (SQLite connection setup,
@@ -80,7 +81,8 @@ static const char usage_text[] =
     "usage: " PROG " [--driver sqlite3|pgsql] --params DBDPARAMS [--cost N] COMMAND [ARGS]\n";
 
 static const char help_text[] =
-    "Manage the users of mod_ranking and their tokens.\n"
+    "Manage the users of mod_ranking and their tokens, upgrade the schema of its\n"
+    "database, prune the lanes' change log.\n"
     "\n"
     "Options:\n"
     "  --driver NAME    apr_dbd driver: sqlite3 (default) or pgsql\n"
@@ -103,13 +105,19 @@ static const char help_text[] =
     "  purge                            delete expired tokens\n"
     "  upgrade                          bring the database's schema to the current\n"
     "                                   version, keeping every row\n"
+    "  history prune --before DATE [--competition ID]\n"
+    "                                   delete the lanes' change records older than\n"
+    "                                   DATE (YYYY-MM-DD, midnight UTC, or\n"
+    "                                   YYYY-MM-DDTHH:MM:SSZ), of every competition\n"
+    "                                   or of competition ID only\n"
     "\n"
     "Passwords are read from standard input, never from the command line: on a\n"
     "terminal twice without echo, otherwise one line (its newline removed).\n"
     "User names: 1 to 64 printable ASCII characters, no space and no ':'.\n"
     "\n"
     "Exit status: 0 done, 1 usage error, 2 user not found or already exists,\n"
-    "3 database error (or a schema newer than this command knows).\n";
+    "3 database error (or a schema newer than this command knows, or one too old\n"
+    "for history prune).\n";
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int usage_error(const char *fmt, ...)
@@ -377,6 +385,13 @@ static const char *db_describe(apr_pool_t *p, int sqlite, const char *params)
     return "the PostgreSQL database";
 }
 
+/* Does the driver's message M say that a table or a column is missing? */
+static int says_missing(const char *m)
+{
+    return strstr(m, "no such table") || strstr(m, "no such column")
+           || strstr(m, "does not exist");
+}
+
 static int db_open(db_t *db, apr_pool_t *pool, const char *driver, const char *params)
 {
     const char *error = NULL;
@@ -449,8 +464,7 @@ static int db_open(db_t *db, apr_pool_t *pool, const char *driver, const char *p
     if (r != 0) {
         const char *m = db_message(db, r);
 
-        if (strstr(m, "no such table") || strstr(m, "no such column")
-            || strstr(m, "does not exist")) {
+        if (says_missing(m)) {
             err("%s has no mod_ranking schema (apply %s): %s", db->what,
                 db->sqlite ? "sql/schema.sql" : "sql/schema-pg.sql", m);
         }
@@ -459,8 +473,10 @@ static int db_open(db_t *db, apr_pool_t *pool, const char *driver, const char *p
         }
         return EXIT_DB;
     }
+    /* the statements on tables of every schema version; the others (since > 0) are
+     * prepared by the command that runs them (prepare_since) */
     for (i = 0; i < RK_A_COUNT; i++) {
-        if (i == RK_A_PROBE) {
+        if (i == RK_A_PROBE || rk_admin_queries[i].since > 0) {
             continue;
         }
         r = apr_dbd_prepare(db->driver, pool, db->handle, rk_admin_queries[i].sql,
@@ -574,8 +590,12 @@ typedef struct {
     const char *params;
     int cost;
     const char *role;           /* add --role */
+    const char *before;         /* history prune --before, as given */
+    const char *competition;    /* history prune --competition, as given */
+    char before_ts[21];         /* --before as 'YYYY-MM-DDTHH:MM:SSZ' */
+    char competition_id[21];    /* --competition as a decimal without leading zeros */
     const command *cmd;
-    const char *arg[2];         /* the command's operands */
+    const char *arg[2];         /* the command's operands (after its words) */
     int nargs;
 } opts_t;
 
@@ -964,6 +984,84 @@ static int cmd_purge(db_t *db, const opts_t *o)
     return rc;
 }
 
+/* Prepare statement Q, one of those not prepared at open (since > 0), unless it
+ * is already.  On a database whose schema version is older than the statement's
+ * table, say that the schema is too old for COMMAND (WHAT: the table, for the
+ * message) and to run upgrade.  0 or an exit status. */
+static int prepare_since(db_t *db, rk_admin_query_id q, const char *command,
+                         const char *what)
+{
+    const rk_admin_query *s = &rk_admin_queries[q];
+    int rc, r, v = 0;
+
+    if (db->stmt[q]) {
+        return 0;
+    }
+    if ((rc = read_version(db, &v)) != 0) {
+        return rc;
+    }
+    if (v < s->since) {
+        err("%s is at schema version %d, too old for '%s': %s came with version %d; "
+            "run '" PROG " upgrade'", db->what, v, command, what, s->since);
+        return EXIT_DB;
+    }
+    r = apr_dbd_prepare(db->driver, db->pool, db->handle, s->sql, s->label, &db->stmt[q]);
+    if (r != 0) {
+        const char *m = db_message(db, r);
+
+        db->stmt[q] = NULL;
+        if (says_missing(m)) {
+            err("%s lacks %s although it is at schema version %d: %s", db->what, what,
+                v, m);
+            return EXIT_DB;
+        }
+        return db_fail(db, r, apr_psprintf(db->pool, "preparing %s", s->label));
+    }
+    return 0;
+}
+
+/* history prune: delete the change records (lane_history) older than --before,
+ * that is with changed_at < it, of every competition or of --competition's only
+ * (which need not exist any more: the log outlives what it tells about).  When it
+ * removed any, the data revision moves on in the same transaction, so that the
+ * servers' cached answers (a lane's history) and their ETags change. */
+static int cmd_history_prune(db_t *db, const opts_t *o)
+{
+    rk_admin_query_id q = o->competition ? RK_A_HISTORY_PRUNE_COMPETITION
+                                         : RK_A_HISTORY_PRUNE;
+    int rc, r, n = 0, bumped = 0;
+
+    /* prepared before the transaction: on PostgreSQL a failure would end it */
+    rc = prepare_since(db, q, "history prune", "the change log (table lane_history)");
+    if (rc == 0) {
+        rc = prepare_since(db, RK_A_REVISION_DATA, "history prune", "the table revision");
+    }
+    if (rc != 0 || (rc = txn_begin(db)) != 0) {
+        return rc;
+    }
+    rc = o->competition ? run2(db, q, &n, o->competition_id, o->before_ts)
+                        : run1(db, q, &n, o->before_ts);
+    if (rc == 0 && n > 0) {
+        r = apr_dbd_pvquery(db->driver, db->pool, db->handle, &bumped,
+                            db->stmt[RK_A_REVISION_DATA]);
+        rc = r == 0 ? 0 : db_fail(db, r, rk_admin_queries[RK_A_REVISION_DATA].label);
+        if (rc == 0 && bumped != 1) {
+            err("%s: the table revision has no row 1", db->what);
+            rc = EXIT_DB;
+        }
+    }
+    rc = txn_end(db, rc);
+    if (rc == 0 && o->competition) {
+        printf("removed %d change %s of competition %s older than %s\n", n,
+               plural(n, "record", "records"), o->competition_id, o->before_ts);
+    }
+    else if (rc == 0) {
+        printf("removed %d change %s older than %s\n", n, plural(n, "record", "records"),
+               o->before_ts);
+    }
+    return rc;
+}
+
 typedef struct {
     const char *name, *role, *status, *tokens;
 } list_row;
@@ -1012,45 +1110,177 @@ static int cmd_list(db_t *db, const opts_t *o)
 
 /* ------------------------------------------------------------------ the command table */
 
-/* How a command takes a role: not at all, as the option --role, or as its second
- * operand. */
-enum { ROLE_NONE, ROLE_OPTION, ROLE_OPERAND };
+/* What a command's operands are and what it does first. */
+enum {
+    CMD_USER = 1 << 0,          /* its first operand is a user name */
+    CMD_ROLE = 1 << 1,          /* its second operand is a role */
+    CMD_PASSWORD = 1 << 2,      /* it reads a password */
+    CMD_NOTE_SCHEMA = 1 << 3    /* first say on stderr when the schema is not current */
+};
 
+/* The options that belong to some commands only (the others go with every one). */
+enum {
+    OPT_ROLE = 1 << 0,          /* --role */
+    OPT_BEFORE = 1 << 1,        /* --before */
+    OPT_COMPETITION = 1 << 2    /* --competition */
+};
+
+/* A command is one word, or two ("history prune"): then NAME is the first and
+ * SUB the second, which the parser takes as part of the name, not as an operand;
+ * several entries may share a NAME with different SUBs. */
 struct command {
     const char *name;
-    const char *operands;       /* for messages */
-    int nargs;                  /* operands; the first one, if any, is a user name */
-    int password;               /* reads a password */
-    int role;                   /* ROLE_* */
-    int note_schema;            /* first say on stderr when the schema is not current */
+    const char *sub;            /* the second word, or NULL */
+    const char *operands;       /* what follows the words, for messages */
+    int nargs;                  /* operands, after the words */
+    unsigned flags;             /* CMD_* */
+    unsigned options;           /* OPT_*: the options it accepts */
+    unsigned required;          /* OPT_*: those it needs */
     int (*run)(db_t *db, const opts_t *o);
 };
 
 static const command commands[] = {
-    { "add", "USER [--role reader|editor]", 1, 1, ROLE_OPTION, 1, cmd_add },
-    { "passwd", "USER", 1, 1, ROLE_NONE, 1, cmd_passwd },
-    { "role", "USER reader|editor", 2, 0, ROLE_OPERAND, 1, cmd_role },
-    { "disable", "USER", 1, 0, ROLE_NONE, 1, cmd_disable },
-    { "enable", "USER", 1, 0, ROLE_NONE, 1, cmd_enable },
-    { "delete", "USER", 1, 0, ROLE_NONE, 1, cmd_delete },
-    { "list", "", 0, 0, ROLE_NONE, 1, cmd_list },
-    { "revoke", "USER", 1, 0, ROLE_NONE, 1, cmd_revoke },
-    { "purge", "", 0, 0, ROLE_NONE, 1, cmd_purge },
-    { "upgrade", "", 0, 0, ROLE_NONE, 0, cmd_upgrade },
+    { "add", NULL, "USER [--role reader|editor]", 1,
+      CMD_USER | CMD_PASSWORD | CMD_NOTE_SCHEMA, OPT_ROLE, 0, cmd_add },
+    { "passwd", NULL, "USER", 1, CMD_USER | CMD_PASSWORD | CMD_NOTE_SCHEMA, 0, 0, cmd_passwd },
+    { "role", NULL, "USER reader|editor", 2, CMD_USER | CMD_ROLE | CMD_NOTE_SCHEMA, 0, 0,
+      cmd_role },
+    { "disable", NULL, "USER", 1, CMD_USER | CMD_NOTE_SCHEMA, 0, 0, cmd_disable },
+    { "enable", NULL, "USER", 1, CMD_USER | CMD_NOTE_SCHEMA, 0, 0, cmd_enable },
+    { "delete", NULL, "USER", 1, CMD_USER | CMD_NOTE_SCHEMA, 0, 0, cmd_delete },
+    { "list", NULL, "", 0, CMD_NOTE_SCHEMA, 0, 0, cmd_list },
+    { "revoke", NULL, "USER", 1, CMD_USER | CMD_NOTE_SCHEMA, 0, 0, cmd_revoke },
+    { "purge", NULL, "", 0, CMD_NOTE_SCHEMA, 0, 0, cmd_purge },
+    { "upgrade", NULL, "", 0, 0, 0, 0, cmd_upgrade },
+    /* no schema note: on a database too old for it, the command fails saying so */
+    { "history", "prune", "--before DATE [--competition ID]", 0, 0,
+      OPT_BEFORE | OPT_COMPETITION, OPT_BEFORE, cmd_history_prune },
 };
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 /* ------------------------------------------------------------------ arguments */
 
-static const command *find_command(const char *name)
+/* "NAME [SUB] OPERANDS" of command C into BUF, for messages. */
+static const char *command_usage(const command *c, char *buf, size_t size)
 {
-    size_t i;
+    snprintf(buf, size, "%s%s%s%s%s", c->name, c->sub ? " " : "", c->sub ? c->sub : "",
+             *c->operands ? " " : "", c->operands);
+    return buf;
+}
 
-    for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-        if (strcmp(commands[i].name, name) == 0) {
-            return &commands[i];
+/* The command that the operands POS (NPOS of them, NPOS >= 1) start with, into
+ * *FOUND.  Returns -1 when found, else a usage error: an unknown command, or the
+ * first word of two-word commands without a known second word. */
+static int find_command(const char *const *pos, int npos, const command **found)
+{
+    char usage[512] = "", buf[128];
+    size_t i, len = 0;
+
+    for (i = 0; i < NCOMMANDS; i++) {
+        const command *c = &commands[i];
+
+        if (strcmp(c->name, pos[0]) != 0) {
+            continue;
+        }
+        if (!c->sub || (npos > 1 && strcmp(c->sub, pos[1]) == 0)) {
+            *found = c;
+            return -1;
+        }
+        if (len < sizeof(usage)) {  /* the usages of the family, for the message */
+            int w = snprintf(usage + len, sizeof(usage) - len, "%s%s", len ? " | " : "",
+                             command_usage(c, buf, sizeof(buf)));
+
+            len += w > 0 ? (size_t)w : 0;
         }
     }
+    if (!len) {
+        return usage_error("unknown command '%s'", pos[0]);
+    }
+    if (npos < 2) {
+        return usage_error("'%s' needs a subcommand; usage: %s", pos[0], usage);
+    }
+    return usage_error("unknown command '%s %s'; usage: %s", pos[0], pos[1], usage);
+}
+
+/* The value of the N decimal digits at S. */
+static int digits(const char *s, int n)
+{
+    int v = 0;
+
+    while (n-- > 0) {
+        v = v * 10 + (*s++ - '0');
+    }
+    return v;
+}
+
+/* Parse S, "YYYY-MM-DD" (midnight UTC) or "YYYY-MM-DDTHH:MM:SSZ", a real date and
+ * time of the Gregorian calendar (years 0001 to 9999, no leap second), into OUT as
+ * the latter.  NULL when it is one, else why not (in WHY, of WHYSIZE bytes). */
+static const char *parse_instant(const char *s, char out[21], char *why, size_t whysize)
+{
+    static const char *const months[12] = {
+        "January", "February", "March", "April", "May", "June", "July", "August",
+        "September", "October", "November", "December"
+    };
+    static const char form[] = "dddd-dd-ddTdd:dd:ddZ";
+    size_t i, n = strlen(s);
+    int y, mo, d, h = 0, mi = 0, sec = 0, mdays;
+
+    if (n != 10 && n != 20) {
+        return "the form is YYYY-MM-DD (midnight UTC) or YYYY-MM-DDTHH:MM:SSZ";
+    }
+    for (i = 0; i < n; i++) {
+        if (form[i] == 'd' ? s[i] < '0' || s[i] > '9' : s[i] != form[i]) {
+            return "the form is YYYY-MM-DD (midnight UTC) or YYYY-MM-DDTHH:MM:SSZ";
+        }
+    }
+    y = digits(s, 4);
+    mo = digits(s + 5, 2);
+    d = digits(s + 8, 2);
+    if (n == 20) {
+        h = digits(s + 11, 2);
+        mi = digits(s + 14, 2);
+        sec = digits(s + 17, 2);
+    }
+    if (y < 1) {
+        return "there is no year 0000";
+    }
+    if (mo < 1 || mo > 12) {
+        snprintf(why, whysize, "there is no month %02d", mo);
+        return why;
+    }
+    mdays = mo == 2 ? ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0 ? 29 : 28)
+          : mo == 4 || mo == 6 || mo == 9 || mo == 11 ? 30 : 31;
+    if (d < 1 || d > mdays) {
+        snprintf(why, whysize, "%s %04d has %d days", months[mo - 1], y, mdays);
+        return why;
+    }
+    if (h > 23 || mi > 59 || sec > 59) {
+        return "the time must be 00:00:00 to 23:59:59";
+    }
+    memcpy(out, s, 10);
+    memcpy(out + 10, n == 20 ? s + 10 : "T00:00:00Z", 11);    /* with the NUL */
     return NULL;
+}
+
+/* Parse S, a competition id (a positive 64-bit integer in decimal, as the API
+ * shows it), into OUT as digits without leading zeros.  1 when it is one. */
+static int parse_id(const char *s, char out[21])
+{
+    static const char max[] = "9223372036854775807";
+    size_t n;
+
+    if (!*s || strspn(s, "0123456789") != strlen(s)) {
+        return 0;
+    }
+    s += strspn(s, "0");
+    n = strlen(s);
+    if (n == 0 || n > sizeof(max) - 1 || (n == sizeof(max) - 1 && strcmp(s, max) > 0)) {
+        return 0;
+    }
+    memcpy(out, s, n + 1);
+    return 1;
 }
 
 /* Parse ARGV into O.  Options may come before or after the command.  Returns -1
@@ -1058,7 +1288,7 @@ static const command *find_command(const char *name)
 static int parse(int argc, const char *const *argv, opts_t *o)
 {
     const char *env;
-    int i, ends = 0, help = 0, version = 0, npos = 0;
+    int i, rc, ends = 0, help = 0, version = 0, npos = 0;
     const char *pos[8];
     const char *cost = NULL;
 
@@ -1106,6 +1336,12 @@ static int parse(int argc, const char *const *argv, opts_t *o)
         else if (len == 6 && strncmp(a, "--role", len) == 0) {
             slot = &o->role;
         }
+        else if (len == 8 && strncmp(a, "--before", len) == 0) {
+            slot = &o->before;
+        }
+        else if (len == 13 && strncmp(a, "--competition", len) == 0) {
+            slot = &o->competition;
+        }
         else if (strncmp(a, "--pass", 6) == 0 || strncmp(a, "-p", 2) == 0) {
             return usage_error("passwords are read from standard input, never from the "
                                "command line");
@@ -1138,37 +1374,61 @@ static int parse(int argc, const char *const *argv, opts_t *o)
         return usage_error("no command");
     }
     {
-        const command *c = find_command(pos[0]);
+        const command *c = NULL;
+        char usage[128];
+        int words;
 
-        if (!c) {
-            return usage_error("unknown command '%s'", pos[0]);
+        if ((rc = find_command(pos, npos, &c)) >= 0) {
+            return rc;
         }
         o->cmd = c;
-        if (npos - 1 > c->nargs) {
-            if (c->password) {
+        words = c->sub ? 2 : 1;
+        command_usage(c, usage, sizeof(usage));
+        if (npos - words > c->nargs) {
+            if (c->flags & CMD_PASSWORD) {
                 return usage_error("too many arguments to '%s': passwords are read from "
                                    "standard input, never from the command line", c->name);
             }
-            return usage_error("too many arguments; usage: %s %s", c->name, c->operands);
+            return usage_error("too many arguments; usage: %s", usage);
         }
-        if (npos - 1 < c->nargs) {
-            return usage_error("missing argument; usage: %s %s", c->name, c->operands);
+        if (npos - words < c->nargs) {
+            return usage_error("missing argument; usage: %s", usage);
         }
-        o->nargs = npos - 1;
+        o->nargs = npos - words;
         for (i = 0; i < o->nargs; i++) {
-            o->arg[i] = pos[i + 1];
+            o->arg[i] = pos[i + words];
         }
-    }
-    if (o->role && o->cmd->role != ROLE_OPTION) {
-        return usage_error("--role goes with 'add' only (use: role USER reader|editor)");
+        if (o->role && !(c->options & OPT_ROLE)) {
+            return usage_error("--role goes with 'add' only (use: role USER reader|editor)");
+        }
+        if ((o->before && !(c->options & OPT_BEFORE))
+            || (o->competition && !(c->options & OPT_COMPETITION))) {
+            return usage_error("%s goes with 'history prune' only",
+                               o->before ? "--before" : "--competition");
+        }
+        if ((c->required & OPT_BEFORE) && !o->before) {
+            return usage_error("missing --before DATE; usage: %s", usage);
+        }
     }
     if (o->role && !role_ok(o->role)) {
         return usage_error("the role must be 'reader' or 'editor'");
     }
-    if (o->cmd->role == ROLE_OPERAND && !role_ok(o->arg[1])) {
+    if ((o->cmd->flags & CMD_ROLE) && !role_ok(o->arg[1])) {
         return usage_error("the role must be 'reader' or 'editor'");
     }
-    if (o->nargs > 0 && !name_ok(o->arg[0])) {
+    if (o->before) {
+        char why[64];
+        const char *bad = parse_instant(o->before, o->before_ts, why, sizeof(why));
+
+        if (bad) {
+            return usage_error("invalid --before '%s': %s", o->before, bad);
+        }
+    }
+    if (o->competition && !parse_id(o->competition, o->competition_id)) {
+        return usage_error("invalid --competition '%s': a competition id is a whole "
+                           "number from 1 to 9223372036854775807", o->competition);
+    }
+    if ((o->cmd->flags & CMD_USER) && !name_ok(o->arg[0])) {
         return usage_error("invalid user name: 1 to %d printable ASCII characters, no space "
                            "and no ':'", RK_USER_NAME_MAX);
     }
@@ -1218,7 +1478,7 @@ int main(int argc, const char *const *argv)
 
     rc = db_open(&db, pool, o.driver, o.params);
     if (rc == 0) {
-        if (o.cmd->note_schema) {
+        if (o.cmd->flags & CMD_NOTE_SCHEMA) {
             schema_note(&db);
         }
         rc = o.cmd->run(&db, &o);

@@ -3,7 +3,8 @@
 #
 # End-to-end test of the administration command on throwaway SQLite databases made
 # from sql/schema.sql: every command, every exit status (0, 1, 2, 3), the database
-# state after each command (read back with sqlite3), the stored bcrypt hashes
+# state after each command (read back with sqlite3), the pruning of the lanes' change
+# log (and its refusal on a version 1 database), the stored bcrypt hashes
 # (checked with htpasswd -v), password input (stdin, and a terminal when python3 is
 # there to drive one), and that no password or hash ever reaches stdout or stderr.
 # Prints TAP, then a last line "N passed, M failed"; exits non-zero on any failure.
@@ -12,9 +13,11 @@ set -euo pipefail
 ADMIN=${1:?usage: $0 PATH-TO-RANKING-ADMIN}
 HERE=$(cd "$(dirname "$0")" && pwd)
 SCHEMA=$HERE/../../sql/schema.sql
+SCHEMA_V1=$HERE/../upgrade/schema-v1.sql     # the first release's, no lane_history
 
 [ -x "$ADMIN" ] || { echo "Bail out! $ADMIN is not an executable"; exit 1; }
 [ -f "$SCHEMA" ] || { echo "Bail out! no $SCHEMA"; exit 1; }
+[ -f "$SCHEMA_V1" ] || { echo "Bail out! no $SCHEMA_V1"; exit 1; }
 for tool in sqlite3 htpasswd; do
     command -v "$tool" >/dev/null || { echo "Bail out! $tool not found"; exit 1; }
 done
@@ -120,8 +123,9 @@ list_line() {
 # ------------------------------------------------------------------ help, version, usage
 raw --help
 expect 0 "--help"
-for c in add passwd role disable enable delete list revoke purge --driver --params --cost; do
-    like "$T/out" "(^| )$c( |$)" "--help mentions $c"
+for c in add passwd role disable enable delete list revoke purge upgrade history prune \
+    --before --competition --driver --params --cost; do
+    like "$T/out" "(^| |\\[)$c( |$)" "--help mentions $c"
 done
 raw -h
 expect 0 "-h"
@@ -467,6 +471,175 @@ LOCKER_PID=
 expect 0 "a write while another process holds the lock for 2.5 s waits"
 ok "... it waited (${waited} ms)" test "$waited" -ge 1500
 is "$(field carol role)" editor "... and then wrote"
+
+# ------------------------------------------------------------------ history prune
+# The lanes' change log on a database of its own; the tag (user_name) names each
+# record.  A record stays when changed_at is at or after the bound.
+HDB=$T/history.db
+sqlite3 "$HDB" <"$SCHEMA" >/dev/null
+hsql() { sqlite3 "$HDB" "$1"; }
+# hist COMPETITION CHANGED_AT TAG: a record, as the module would write it
+hist() {
+    hsql "INSERT INTO lane_history (competition_id, zone_id, heat_id, lane_id, changed_at,
+          user_name, action, lane_before, lane_after)
+          VALUES ($1, 21, 201, 1001, $(q "$2"), $(q "$3"), 'update',
+                  '{\"id\":\"1001\",\"score\":null}', '{\"id\":\"1001\",\"score\":\"7:45\"}')"
+}
+records() { hsql "SELECT group_concat(user_name, ' ') FROM (SELECT user_name FROM lane_history ORDER BY id)"; }
+# every column of the records still there, to show that pruning changes no other row
+dump_records() { hsql "SELECT * FROM lane_history ORDER BY id"; }
+revision() { hsql "SELECT data FROM revision"; }
+prune() { admin_db "$HDB" '' history prune "$@"; }
+
+hist 1 2026-10-01T08:00:00Z a
+hist 1 2026-10-31T23:59:59Z b
+hist 1 2026-11-01T00:00:00Z c
+hist 1 2026-11-01T09:30:00Z d
+hist 2 2026-09-15T10:00:00Z e
+hist 2 2026-10-20T12:00:00Z f
+hist 2 2026-11-02T07:00:00Z g
+hist 7 2025-06-01T00:00:00Z h
+hist 1 2026-12-01T00:00:00Z i
+is "$(records)" "a b c d e f g h i" "nine change records, inserted by hand"
+rev0=$(revision)
+
+# usage errors (1): nothing is removed
+for bad in 2026-02-30 2026-13-01 20261101 '' 2025-02-29 1900-02-29 2026-04-31 2026-00-10 \
+    2026-11-00 0000-01-01 2026-11-1 ' 2026-11-01' '2026-11-01 ' 2026-11-01T00:00:00 \
+    2026-11-01T00:00Z 2026-11-01T24:00:00Z 2026-11-01T23:60:00Z 2026-11-01T23:59:60Z \
+    2026-11-01t00:00:00z '2026-11-01 00:00:00Z' 2026-11-01T00:00:00+00:00 +2026-11-01 \
+    2026-11-01Z yesterday; do
+    prune --before "$bad"
+    expect 1 "history prune --before $(printf '%q' "$bad") refused"
+done
+prune --before 2026-02-30
+like "$T/err" "invalid --before '2026-02-30': February 2026 has 28 days" "... 2026-02-30: says February 2026 has 28 days"
+prune --before 2026-13-01
+like "$T/err" "invalid --before '2026-13-01': there is no month 13" "... 2026-13-01: says there is no month 13"
+prune --before 20261101
+like "$T/err" "invalid --before '20261101': the form is YYYY-MM-DD \(midnight UTC\) or YYYY-MM-DDTHH:MM:SSZ" \
+    "... 20261101: gives the two forms"
+prune --before ''
+like "$T/err" "invalid --before ''" "... an empty date: says it is invalid"
+prune --before=
+expect 1 "history prune --before= (empty) refused"
+prune
+expect 1 "history prune without --before"
+like "$T/err" 'missing --before DATE; usage: history prune --before DATE \[--competition ID\]' "... says --before is missing"
+prune --competition 1
+expect 1 "history prune --competition without --before"
+prune 2026-11-01
+expect 1 "history prune DATE (not an option)"
+prune --before
+expect 1 "--before without a value"
+like "$T/err" "option '--before' needs a value" "... says so"
+admin_db "$HDB" '' history
+expect 1 "history without prune"
+like "$T/err" "'history' needs a subcommand; usage: history prune" "... says a subcommand is needed"
+admin_db "$HDB" '' history show --before 2026-11-01
+expect 1 "history show (unknown)"
+like "$T/err" "unknown command 'history show'" "... says it is unknown"
+admin_db "$HDB" '' prune --before 2026-11-01
+expect 1 "prune alone is no command"
+for c in list purge upgrade; do
+    admin_db "$HDB" '' "$c" --before 2026-11-01
+    expect 1 "--before with $c refused"
+done
+admin_db "$HDB" '' --competition 1 purge
+expect 1 "--competition with purge refused"
+like "$T/err" "--competition goes with 'history prune' only" "... says where it goes"
+for bad in 0 -1 +1 1.0 abc '' ' 1' 0x10 9223372036854775808 99999999999999999999; do
+    prune --before 2026-11-01 --competition "$bad"
+    expect 1 "--competition $(printf '%q' "$bad") refused"
+done
+is "$(records)" "a b c d e f g h i" "... no usage error removed a record"
+
+# valid dates with nothing older
+prune --before 2025-01-01
+expect 0 "nothing to prune"
+like "$T/out" '^removed 0 change records older than 2025-01-01T00:00:00Z$' "... prints 0 and the bound"
+prune --before 2024-02-29
+expect 0 "a leap day (2024-02-29) is a date"
+prune --before 2000-02-29T12:00:00Z
+expect 0 "a leap day of a year divisible by 400 (2000-02-29)"
+is "$(records)" "a b c d e f g h i" "... nothing removed"
+is "$(revision)" "$rev0" "... the data revision did not move"
+
+# one competition
+before_dump=$(dump_records | grep -Ev '\|(e|f)\|')
+prune --before 2026-11-01 --competition 2
+expect 0 "prune competition 2 before 2026-11-01"
+like "$T/out" '^removed 2 change records of competition 2 older than 2026-11-01T00:00:00Z$' \
+    "... prints the count, the competition and the bound"
+is "$(records)" "a b c d g h i" "... only competition 2's older records are gone (g is later)"
+is "$(dump_records)" "$before_dump" "... the other records are unchanged, every column"
+is "$(revision)" "$((rev0 + 1))" "... the data revision moved on (cached answers change)"
+prune --before 2026-11-01 --competition 2
+like "$T/out" '^removed 0 change records of competition 2 older' "... again: nothing left to prune"
+is "$(revision)" "$((rev0 + 1))" "... and the revision stays"
+prune --competition 0007 --before 2026-01-01
+expect 0 "a competition that no longer exists (7, written 0007)"
+like "$T/out" '^removed 1 change record of competition 7 older than 2026-01-01T00:00:00Z$' \
+    "... its records are pruned too (singular: 1 change record)"
+is "$(records)" "a b c d g i" "... h is gone"
+
+# by date: midnight UTC, the bound itself kept
+prune --before 2026-11-01
+expect 0 "prune before 2026-11-01"
+like "$T/out" '^removed 2 change records older than 2026-11-01T00:00:00Z$' "... prints the count"
+is "$(records)" "c d g i" "... a and b (23:59:59) gone; c (at midnight) and later kept"
+is "$(hsql "SELECT COUNT(*) FROM lane_history WHERE changed_at < '2026-11-01T00:00:00Z'")" 0 \
+    "... nothing older is left"
+
+# by date and time
+prune --before=2026-11-02T07:00:00Z
+expect 0 "prune before 2026-11-02T07:00:00Z (--before=VALUE)"
+like "$T/out" '^removed 2 change records older than 2026-11-02T07:00:00Z$' "... prints the count"
+is "$(records)" "g i" "... c and d gone; g (at the bound) kept"
+prune --before 2026-11-02T07:00:01Z
+like "$T/out" '^removed 1 change record older than 2026-11-02T07:00:01Z$' "one second later: g goes"
+is "$(records)" "i" "... only the December record is left"
+is "$(hsql 'SELECT COUNT(*) FROM competition') $(hsql 'SELECT COUNT(*) FROM lane')" "0 0" \
+    "... no other table was touched"
+
+# options before the command, and from the environment
+hist 3 2026-01-01T00:00:00Z j
+set +e
+RANKING_DBD_PARAMS=$HDB "$ADMIN" --before 2026-06-01 history --competition 3 prune \
+    >"$T/out" 2>"$T/err"; RC=$?
+set -e
+expect 0 "options anywhere around 'history prune'"
+like "$T/out" '^removed 1 change record of competition 3 older than 2026-06-01T00:00:00Z$' "... prunes"
+is "$(records)" "i" "... j is gone"
+
+# a version 1 database has no change log: too old (3); the other commands work there
+V1DB=$T/v1.db
+sqlite3 "$V1DB" <"$SCHEMA_V1" >/dev/null
+admin_db "$V1DB" '' history prune --before 2026-11-01
+expect 3 "history prune on a version 1 database"
+like "$T/err" "database '.*v1.db' is at schema version 1, too old for 'history prune'" \
+    "... says the schema is too old"
+like "$T/err" "run 'ranking-admin upgrade'" "... and to run ranking-admin upgrade"
+unlike "$T/err" '^ranking-admin: note:' "... without the schema note the other commands print"
+is "$(cat "$T/out")" "" "... prints nothing on stdout"
+admin_db "$V1DB" '' history prune --before 2026-02-30
+expect 1 "... a bad date is still a usage error there"
+admin_db "$V1DB" '' list
+expect 0 "list on a version 1 database (the probe needs no lane_history)"
+like "$T/err" 'note: .*schema version 1' "... with the note"
+pw 'V1-User-Pw'
+admin_db "$V1DB" $'V1-User-Pw\n' add v1user
+expect 0 "add on a version 1 database"
+admin_db "$V1DB" '' purge
+expect 0 "purge on a version 1 database"
+# a database that says version 2 but lacks the table (a broken schema): 3
+cp "$HDB" "$T/nolog.db"
+sqlite3 "$T/nolog.db" 'DROP TABLE lane_history'
+admin_db "$T/nolog.db" '' history prune --before 2026-11-01
+expect 3 "history prune on a version 2 database without lane_history"
+like "$T/err" 'lacks the change log \(table lane_history\)' "... says what is missing"
+admin_db "$T/nolog.db" '' list
+expect 0 "... list still works there"
 
 # ------------------------------------------------------------------ a terminal
 if command -v python3 >/dev/null; then
