@@ -1,7 +1,11 @@
--- bench/mix.lua: wrk script for the memory run, a mix of the read routes with one
--- lane PUT in 500 requests (each PUT changes the data revision, so the answer caches
--- are refilled all along).  Paths come from the environment (BENCH_PATHS, separated
--- by spaces, relative to the mount's URL given to wrk).
+-- bench/mix.lua: wrk script for the memory run, a mix of the read routes (the
+-- leaderboards among them) with one lane PUT in 500 requests (each PUT changes the
+-- data revision, so the answer caches are refilled and the leaderboards rebuilt all
+-- along).  Paths come from the environment (BENCH_PATHS, separated by spaces,
+-- relative to the mount's URL given to wrk); the PUT's score is typed as the lane's
+-- WOD wants (bench/lanes.lua, BENCH_WODS).
+local dir = debug.getinfo(1, "S").source:match("^@(.*/)") or "./"
+local lanes = dofile(dir .. "lanes.lua")
 local paths = {}
 for p in string.gmatch(os.getenv("BENCH_PATHS") or "/competition/", "%S+") do
    paths[#paths + 1] = p
@@ -13,14 +17,10 @@ math.randomseed(os.time() + math.floor(os.clock() * 1000000))
 request = function()
    i = i + 1
    if i % 500 == 0 then
-      local k = math.random(0, 3999)
-      local heat = math.floor(k / 10)
-      local path = string.format("%s/competition/100/zone/%d/heat/%d/voie/%d",
-                                 wrk.path, 300001 + heat % 8, 400001 + heat, 500001 + k)
       local headers = {}
       for h, v in pairs(wrk.headers) do headers[h] = v end
       headers["Content-Type"] = "application/json"
-      return wrk.format("PUT", path, headers, string.format('{"score":"%d"}', i))
+      return lanes.put(i, headers)
    end
    return wrk.format("GET", wrk.path .. paths[i % #paths + 1], nil, nil)
 end
