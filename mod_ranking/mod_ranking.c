@@ -13,6 +13,7 @@
 #include "mod_ranking_config.h"
 #include "mod_ranking_db.h"
 #include "mod_ranking_http.h"
+#include "mod_ranking_live.h"
 #include "mod_ranking_read.h"
 #include "mod_ranking_write.h"
 
@@ -76,7 +77,8 @@ static int rk_handler(request_rec *r)
         apr_table_setn(r->headers_out, "Allow", rk_route_allow(rq->route.id));
         return rk_send_status(r, HTTP_METHOD_NOT_ALLOWED);
     }
-    if ((rq->method & (RK_M_PUT | RK_M_DELETE)) && !rq->editor) {
+    if (((rq->method & (RK_M_PUT | RK_M_DELETE)) || rk_route_def_of(rq->route.id)->editors)
+        && !rq->editor) {
         return rk_send_status(r, HTTP_FORBIDDEN);
     }
     switch (rq->method) {
@@ -87,7 +89,8 @@ static int rk_handler(request_rec *r)
     case RK_M_DELETE:
         return rk_delete_lane(r, rq);
     default:
-        return rk_read(r, rq);
+        return rk_route_def_of(rq->route.id)->answer == RK_ANSWER_EVENTS ? rk_events(r, rq)
+               : rk_read(r, rq);
     }
 }
 
@@ -145,6 +148,9 @@ static int rk_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp
     if (ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_PRE_CONFIG) {
         return OK;   /* the first, dry run of the configuration */
     }
+    if (rk_live_post_config(pconf, s) != 0) {
+        return HTTP_INTERNAL_SERVER_ERROR;
+    }
     return rk_auth_post_config(pconf, ptemp, s);
 }
 
@@ -154,6 +160,7 @@ static void rk_child_init(apr_pool_t *p, server_rec *s)
     rk_auth_child_init(p, s);
     rk_write_child_init(p, s);
     rk_cache_child_init(p, s);
+    rk_live_child_init(p, s);
 }
 
 static void rk_register_hooks(apr_pool_t *p)

@@ -13,6 +13,8 @@
 #define DEFAULT_LOGIN_LIMIT 10
 #define DEFAULT_LOGIN_WINDOW 300
 #define DEFAULT_LOGIN_CACHE "shmcb"
+#define DEFAULT_EVENT_KEEPALIVE 15
+#define DEFAULT_EVENT_BUFFER (256 * 1024)
 
 typedef struct {
     int variants;            /* RK_VARIANT_* mask, UNSET */
@@ -25,6 +27,9 @@ typedef struct {
 
 /* RankingLoginCache: "none", or a socache provider with its arguments */
 static const char *login_cache_spec = DEFAULT_LOGIN_CACHE;
+static apr_int64_t event_keepalive = DEFAULT_EVENT_KEEPALIVE;
+static apr_int64_t event_listeners = 0;
+static apr_int64_t event_buffer = DEFAULT_EVENT_BUFFER;
 
 void *rk_config_create_dir(apr_pool_t *p, char *dir)
 {
@@ -58,6 +63,9 @@ void *rk_config_merge_dir(apr_pool_t *p, void *basev, void *addv)
 void rk_config_reset(void)
 {
     login_cache_spec = DEFAULT_LOGIN_CACHE;
+    event_keepalive = DEFAULT_EVENT_KEEPALIVE;
+    event_listeners = 0;
+    event_buffer = DEFAULT_EVENT_BUFFER;
 }
 
 static const dir_conf *conf(request_rec *r)
@@ -103,6 +111,21 @@ apr_int64_t rk_config_login_window(request_rec *r)
 const char *rk_config_login_cache(void)
 {
     return login_cache_spec;
+}
+
+apr_interval_time_t rk_config_event_keepalive(void)
+{
+    return apr_time_from_sec(event_keepalive);
+}
+
+int rk_config_event_listeners(void)
+{
+    return (int)event_listeners;
+}
+
+apr_size_t rk_config_event_buffer(void)
+{
+    return (apr_size_t)event_buffer;
 }
 
 /* ---- directives ---- */
@@ -198,6 +221,35 @@ static const char *set_login_cache(cmd_parms *cmd, void *cfg, const char *arg)
     return NULL;
 }
 
+/* A server-wide number: main server only, from MIN to MAX. */
+static const char *set_global_int(cmd_parms *cmd, const char *arg, apr_int64_t min,
+                                  apr_int64_t max, const char *what, apr_int64_t *out)
+{
+    const char *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
+
+    return err ? err : parse_int(cmd, arg, min, max, what, out);
+}
+
+static const char *set_event_keepalive(cmd_parms *cmd, void *cfg, const char *arg)
+{
+    (void)cfg;
+    return set_global_int(cmd, arg, 1, 300, "a number of seconds from 1 to 300", &event_keepalive);
+}
+
+static const char *set_event_listeners(cmd_parms *cmd, void *cfg, const char *arg)
+{
+    (void)cfg;
+    return set_global_int(cmd, arg, 0, 1000000, "a number of listeners from 0 (automatic) "
+                          "to 1000000", &event_listeners);
+}
+
+static const char *set_event_buffer(cmd_parms *cmd, void *cfg, const char *arg)
+{
+    (void)cfg;
+    return set_global_int(cmd, arg, 4096, APR_INT64_C(16777216),
+                          "a number of bytes from 4096 to 16777216", &event_buffer);
+}
+
 const command_rec rk_config_cmds[] = {
     AP_INIT_TAKE1("RankingVariants", set_variants, NULL, ACCESS_CONF,
                   "Route variants served here: A, B or both (default both)"),
@@ -215,5 +267,13 @@ const command_rec rk_config_cmds[] = {
     AP_INIT_TAKE1("RankingLoginCache", set_login_cache, NULL, RSRC_CONF,
                   "Where failed logins are counted: none, or a socache provider "
                   "with its arguments (default shmcb)"),
+    AP_INIT_TAKE1("RankingEventKeepAlive", set_event_keepalive, NULL, RSRC_CONF,
+                  "Longest silence of an event stream in seconds: a comment is sent "
+                  "then (default 15)"),
+    AP_INIT_TAKE1("RankingEventListeners", set_event_listeners, NULL, RSRC_CONF,
+                  "Most event streams and long polls at once (default 0: automatic)"),
+    AP_INIT_TAKE1("RankingEventBuffer", set_event_buffer, NULL, RSRC_CONF,
+                  "Most bytes waiting for a slow event stream before it is dropped "
+                  "(default 262144)"),
     { NULL }
 };

@@ -24,4 +24,11 @@ apr_int64_t rk_config_login_window(request_rec *r); /* seconds */
 /* Server-wide: RankingLoginCache ("none", or "provider[:arguments]") */
 const char *rk_config_login_cache(void);
 
+/* Server-wide, live updates: the longest silence of an event stream (seconds), the
+ * most listeners (0: automatic, see mod_ranking_live.c), the most bytes waiting for a
+ * slow listener before it is dropped. */
+apr_interval_time_t rk_config_event_keepalive(void);
+int rk_config_event_listeners(void);
+apr_size_t rk_config_event_buffer(void);
+
 #endif

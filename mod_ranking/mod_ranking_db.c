@@ -3,6 +3,8 @@
 #include "apr_global_mutex.h"
 #include "util_mutex.h"
 
+#include <stdlib.h>
+
 #include "mod_ranking_db.h"
 
 #define CONN_KEY "mod_ranking:conn"
@@ -15,6 +17,8 @@ struct rk_conn {
 };
 
 static APR_OPTIONAL_FN_TYPE(ap_dbd_acquire) *dbd_acquire;
+static APR_OPTIONAL_FN_TYPE(ap_dbd_open) *dbd_open;
+static APR_OPTIONAL_FN_TYPE(ap_dbd_close) *dbd_close;
 static apr_global_mutex_t *write_mutex;
 
 int rk_db_post_config(apr_pool_t *pconf, server_rec *s)
@@ -22,7 +26,9 @@ int rk_db_post_config(apr_pool_t *pconf, server_rec *s)
     apr_status_t rv;
 
     dbd_acquire = APR_RETRIEVE_OPTIONAL_FN(ap_dbd_acquire);
-    if (!dbd_acquire) {
+    dbd_open = APR_RETRIEVE_OPTIONAL_FN(ap_dbd_open);
+    dbd_close = APR_RETRIEVE_OPTIONAL_FN(ap_dbd_close);
+    if (!dbd_acquire || !dbd_open || !dbd_close) {
         ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s,
                      "mod_ranking needs mod_dbd: load it (a2enmod dbd, or "
                      "LoadModule dbd_module modules/mod_dbd.so) before mod_ranking");
@@ -83,11 +89,39 @@ static int exec_drain(apr_pool_t *p, ap_dbd_t *dbd, const char *sql)
     return rv;
 }
 
+/* The schema version of the database: the row of schema_version; 1 for a database
+ * of the first release (no such table, but a revision table); 0 when neither is there
+ * (no mod_ranking schema at all: preparing the statements says so). */
+static int schema_version(apr_pool_t *p, ap_dbd_t *dbd)
+{
+    apr_dbd_results_t *res = NULL;
+    apr_dbd_row_t *row = NULL;
+    const char *v = NULL;
+    int version = 0;
+
+    if (apr_dbd_select(dbd->driver, p, dbd->handle, &res, "SELECT version FROM schema_version", 0) == 0) {
+        while (apr_dbd_get_row(dbd->driver, p, res, &row, -1) == 0) {
+            if (!version && apr_dbd_datum_get(dbd->driver, row, 0, APR_DBD_TYPE_STRING, &v) == APR_SUCCESS
+                && v) {
+                version = atoi(v);
+            }
+        }
+        return version;
+    }
+    return exec_drain(p, dbd, "SELECT id FROM revision WHERE id = 0") == 0 ? 1 : 0;
+}
+
 /* Prepare our statements on a connection the first time we use it.  Preparing them
  * here rather than through ap_dbd_prepare keeps them away from the connections of
  * other modules' mod_dbd databases in the same server (which need not hold our
  * schema), and lets the module recover by itself once a missing schema appears. */
-static rk_conn *conn_init(request_rec *r, ap_dbd_t *dbd)
+/* Log at ERR for R, or for S when there is no request (a thread of the module's). */
+#define CONN_ERR(r, s, ...) do { \
+        if (r) ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, (r), __VA_ARGS__); \
+        else ap_log_error(APLOG_MARK, APLOG_ERR, 0, (s), __VA_ARGS__); \
+    } while (0)
+
+static rk_conn *conn_init(request_rec *r, server_rec *s, ap_dbd_t *dbd)
 {
     rk_conn *c;
     apr_pool_t *p;
@@ -104,11 +138,18 @@ static rk_conn *conn_init(request_rec *r, ap_dbd_t *dbd)
 
         if (rv != 0) {
             const char *msg = apr_dbd_error(dbd->driver, dbd->handle, rv);
-            ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "database setup failed: %s",
-                          msg ? msg : "unknown");
+            CONN_ERR(r, s, "database setup failed: %s", msg ? msg : "unknown");
             apr_pool_destroy(p);
             return NULL;
         }
+    }
+    if ((i = schema_version(p, dbd)) > 0 && i < RK_SCHEMA_VERSION) {
+        CONN_ERR(r, s, "the database has mod_ranking schema version %d, this module needs "
+                      "version %d: run `ranking-admin upgrade` with the database's "
+                      "DBDParams, as the server's user, to bring it up to date (its data "
+                "is kept); every request answers 503 until then", i, RK_SCHEMA_VERSION);
+        apr_pool_destroy(p);
+        return NULL;
     }
     for (i = 0; i < RK_Q_COUNT; i++) {
         int rv = apr_dbd_prepare(dbd->driver, p, dbd->handle, rk_queries[i].sql,
@@ -116,10 +157,8 @@ static rk_conn *conn_init(request_rec *r, ap_dbd_t *dbd)
 
         if (rv != 0) {
             const char *msg = apr_dbd_error(dbd->driver, dbd->handle, rv);
-            ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r,
-                          "cannot prepare statement %s: %s (is the mod_ranking schema "
-                          "applied to this database?)", rk_queries[i].label,
-                          msg ? msg : "unknown");
+            CONN_ERR(r, s, "cannot prepare statement %s: %s (is the mod_ranking schema "
+                    "applied to this database?)", rk_queries[i].label, msg ? msg : "unknown");
             apr_pool_destroy(p);
             return NULL;
         }
@@ -140,8 +179,50 @@ int rk_db_open(request_rec *r, rk_db *db)
         return HTTP_SERVICE_UNAVAILABLE;
     }
     apr_pool_userdata_get(&data, CONN_KEY, db->dbd->pool);
-    db->conn = data ? data : conn_init(r, db->dbd);
+    db->conn = data ? data : conn_init(r, r->server, db->dbd);
     return db->conn ? OK : HTTP_SERVICE_UNAVAILABLE;
+}
+
+int rk_db_open_bg(apr_pool_t *p, server_rec *s, rk_db *db)
+{
+    void *data = NULL;
+
+    db->dbd = dbd_open ? dbd_open(p, s) : NULL;
+    if (!db->dbd) {
+        return -1;
+    }
+    apr_pool_userdata_get(&data, CONN_KEY, db->dbd->pool);
+    db->conn = data ? data : conn_init(NULL, s, db->dbd);
+    if (!db->conn) {
+        dbd_close(s, db->dbd);
+        db->dbd = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+void rk_db_close_bg(server_rec *s, rk_db *db)
+{
+    if (db->dbd) {
+        dbd_close(s, db->dbd);
+        db->dbd = NULL;
+    }
+}
+
+int rk_db_select_bg(server_rec *s, apr_pool_t *p, rk_db *db, rk_query_id q, const char **args,
+                    apr_dbd_results_t **res)
+{
+    int rv;
+
+    *res = NULL;
+    rv = apr_dbd_pselect(db->dbd->driver, p, db->dbd->handle, res, db->conn->stmt[q],
+                         0, rk_queries[q].nargs, args);
+    if (rv != 0) {
+        const char *msg = apr_dbd_error(db->dbd->driver, db->dbd->handle, rv);
+        ap_log_error(APLOG_MARK, APLOG_ERR, 0, s, "database error (%s): %s",
+                     rk_queries[q].label, msg ? msg : "unknown");
+    }
+    return rv;
 }
 
 int rk_db_is_sqlite(const rk_db *db)
@@ -175,6 +256,22 @@ int rk_db_query(request_rec *r, rk_db *db, rk_query_id q, const char **args, int
         log_dbd(r, db->dbd->driver, db->dbd->handle, rv, rk_queries[q].label, level);
     }
     return rv;
+}
+
+apr_pool_t *rk_db_rows_pool(request_rec *r)
+{
+    apr_allocator_t *alloc = NULL;
+    apr_pool_t *p = NULL;
+
+    if (apr_allocator_create(&alloc) != APR_SUCCESS) {
+        return NULL;
+    }
+    if (apr_pool_create_ex(&p, r->pool, NULL, alloc) != APR_SUCCESS) {
+        apr_allocator_destroy(alloc);
+        return NULL;
+    }
+    apr_allocator_owner_set(alloc, p);
+    return p;
 }
 
 const char *rk_db_col(const rk_db *db, apr_dbd_row_t *row, int i)
@@ -223,6 +320,16 @@ static int exec(request_rec *r, rk_db *db, const char *sql)
 int rk_db_begin(request_rec *r, rk_db *db)
 {
     return exec(r, db, db->conn->sqlite ? "BEGIN IMMEDIATE" : "BEGIN");
+}
+
+int rk_db_begin_read(request_rec *r, rk_db *db)
+{
+    return exec(r, db, db->conn->sqlite ? "BEGIN" : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+}
+
+void rk_db_end_read(request_rec *r, rk_db *db)
+{
+    exec(r, db, "ROLLBACK");   /* nothing to keep */
 }
 
 int rk_db_commit(request_rec *r, rk_db *db)

@@ -34,6 +34,14 @@ void rk_db_child_init(apr_pool_t *p, server_rec *s);
 int rk_db_open(request_rec *r, rk_db *db);
 int rk_db_is_sqlite(const rk_db *db);
 
+/* For a thread of the module's own (no request): a connection of server S's pool, its
+ * statements prepared (0, or -1: logged), given back by rk_db_close_bg; queries with
+ * their results in P, errors logged for S. */
+int rk_db_open_bg(apr_pool_t *p, server_rec *s, rk_db *db);
+void rk_db_close_bg(server_rec *s, rk_db *db);
+int rk_db_select_bg(server_rec *s, apr_pool_t *p, rk_db *db, rk_query_id q, const char **args,
+                    apr_dbd_results_t **res);
+
 /* Run query Q with ARGS (its placeholders' values), its results in pool P.  0, or the
  * driver's error (logged). */
 int rk_db_select(request_rec *r, apr_pool_t *p, rk_db *db, rk_query_id q, const char **args,
@@ -42,6 +50,12 @@ int rk_db_select(request_rec *r, apr_pool_t *p, rk_db *db, rk_query_id q, const 
  * lane update is an expected 409: APLOG_INFO). */
 int rk_db_query(request_rec *r, rk_db *db, rk_query_id q, const char **args, int *nrows,
                 int level);
+/* A pool for the rows of a large answer, a child of R's pool with an allocator of its
+ * own: destroyed after the build, it gives its memory back at once, where R's pool's
+ * allocator would keep it for later requests of the connection (up to MaxMemFree).
+ * NULL when out of memory. */
+apr_pool_t *rk_db_rows_pool(request_rec *r);
+
 /* Column I of ROW as a string, NULL for SQL NULL. */
 const char *rk_db_col(const rk_db *db, apr_dbd_row_t *row, int i);
 /* The first row's first NCOLS columns into OUT (copied into r->pool); the rest
@@ -57,6 +71,12 @@ int rk_db_rollback(request_rec *r, rk_db *db);
 int rk_db_savepoint(request_rec *r, rk_db *db, const char *name);
 int rk_db_rollback_to(request_rec *r, rk_db *db, const char *name);
 int rk_db_release(request_rec *r, rk_db *db, const char *name);
+
+/* A read-only transaction, so that several selects see the same data (SQLite: a
+ * deferred BEGIN, which takes no write lock; PostgreSQL: REPEATABLE READ).  End it
+ * with rk_db_end_read, whatever happened in between. */
+int rk_db_begin_read(request_rec *r, rk_db *db);
+void rk_db_end_read(request_rec *r, rk_db *db);
 
 /* The server's writers to a SQLite database, one at a time (a no-op for PostgreSQL):
  * no writer waits inside SQLite's busy handler while another thread of its process

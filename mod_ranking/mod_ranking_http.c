@@ -109,7 +109,7 @@ int rk_send_json(request_rec *r, int status, json_t *json)
 
 int rk_send_error(request_rec *r, int status, const char *message)
 {
-    if (status == HTTP_SERVICE_UNAVAILABLE) {
+    if (status == HTTP_SERVICE_UNAVAILABLE && !apr_table_get(r->headers_out, "Retry-After")) {
         apr_table_setn(r->headers_out, "Retry-After", "1");
     }
     return rk_send_json(r, status, rk_json_error(message ? message : rk_status_message(status)));

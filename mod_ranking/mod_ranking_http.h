@@ -17,6 +17,7 @@ typedef struct {
     int editor;             /* the token's user may write */
     int authenticated;
     int have_rev;           /* REV read from the database */
+    int waited;             /* a long poll that has waited: answer, never wait again */
     rk_rev rev;
 } rk_req;
 

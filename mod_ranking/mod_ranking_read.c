@@ -3,9 +3,13 @@
  * If-None-Match is answered 304 before any body is built, and built answers are
  * cached for their revision (mod_ranking_cache.c). */
 #include "mod_ranking_read.h"
+#include "mod_ranking_board.h"
 #include "mod_ranking_cache.h"
+#include "mod_ranking_live.h"
 #include "rk_cache.h"
 #include "rk_json.h"
+#include "rk_live.h"
+#include "rk_query.h"
 
 /* The rows are read into a pool with an allocator of its own, destroyed before
  * returning: a large list leaves nothing behind in the request's pool, whose
@@ -22,22 +26,16 @@ void *rk_build_answer(request_rec *r, rk_db *db, const rk_route *route, const ch
     int skip = def->list && route->id != RK_ROUTE_COMPETITIONS;
     int nf = res->nfields, found = 0, i;
     const char *args[RK_MAX_IDS];
-    apr_allocator_t *alloc = NULL;
-    apr_pool_t *p = NULL;
+    apr_pool_t *p;
     apr_array_header_t *vals;
     apr_dbd_results_t *rs = NULL;
     apr_dbd_row_t *row = NULL;
     char *out = NULL;
 
     *status = HTTP_INTERNAL_SERVER_ERROR;
-    if (apr_allocator_create(&alloc) != APR_SUCCESS) {
+    if (!(p = rk_db_rows_pool(r))) {
         return NULL;
     }
-    if (apr_pool_create_ex(&p, r->pool, NULL, alloc) != APR_SUCCESS) {
-        apr_allocator_destroy(alloc);
-        return NULL;
-    }
-    apr_allocator_owner_set(alloc, p);
     vals = apr_array_make(p, 64, nf * (int)sizeof(const char *));   /* one row each */
     rk_route_args(route, args);
     if (rk_db_select(r, p, db, def->query, args, &rs) != 0) {
@@ -75,8 +73,9 @@ void *rk_build_answer(request_rec *r, rk_db *db, const rk_route *route, const ch
     return out;
 }
 
-/* The answer cache's key of a read: the database, the route and its ids. */
-static const char *answer_key(request_rec *r, const rk_req *rq)
+/* The answer cache's key of a read: the database, the route, its ids and the
+ * query parameters that change the answer. */
+static const char *answer_key(request_rec *r, const rk_req *rq, const char *division)
 {
     const char *key = apr_pstrcat(r->pool, rq->rev.epoch, "|", rk_route_name(rq->route.id), NULL);
     int i;
@@ -84,32 +83,62 @@ static const char *answer_key(request_rec *r, const rk_req *rq)
     for (i = 0; i < rq->route.nids; i++) {
         key = apr_pstrcat(r->pool, key, "/", rq->route.ids[i], NULL);
     }
-    return key;
+    return division ? apr_pstrcat(r->pool, key, "?division=", division, NULL) : key;
+}
+
+/* A long poll's answer once it has waited: the revision read again, the new answer
+ * (200) or still the same ETag (304). */
+static int reread(request_rec *r, rk_req *rq)
+{
+    rq->have_rev = 0;
+    rq->waited = 1;
+    apr_table_unset(r->headers_out, "ETag");
+    return rk_read(r, rq);
 }
 
 int rk_read(request_rec *r, rk_req *rq)
 {
-    rk_db db;
-    int status, rv;
-    const char *key;
+    const rk_route_def *def = rk_route_def_of(rq->route.id);
+    const char *key, *division = NULL, *etag;
     const void *cached;
     void *built;
     size_t len = 0;
+    int status, rv;
     apr_thread_mutex_t *lock;
+    rk_db db;
 
     if ((rv = rk_db_open(r, &db)) != OK) {
         return rk_send_status(r, rv);
     }
+    if (def->answer == RK_ANSWER_BOARD) {
+        size_t n = r->args ? strlen(r->args) + 1 : 1;
+
+        /* a bad query of a path that exists is 400; of one that does not, 404 */
+        if (rk_query_get(r->args, "division", apr_palloc(r->pool, n), n, &division) < 0) {
+            rv = rk_board_exists(r, &db, &rq->route);
+            return rv == OK ? rk_send_error(r, HTTP_BAD_REQUEST, "Invalid query")
+                            : rk_send_status(r, rv);
+        }
+    }
     if (rk_request_revision(r, &db, rq) != 0) {
         return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
     }
-    apr_table_setn(r->headers_out, "ETag", apr_psprintf(r->pool, "\"%s-%" APR_UINT64_T_FMT "\"",
-                                                        rq->rev.epoch, rq->rev.data));
+    /* one strong ETag per data revision, and per parameter set */
+    etag = apr_psprintf(r->pool, "\"%s-%" APR_UINT64_T_FMT, rq->rev.epoch, rq->rev.data);
+    etag = division ? apr_psprintf(r->pool, "%s-d%08x\"", etag, rk_cache_hash(division))
+                    : apr_pstrcat(r->pool, etag, "\"", NULL);
+    apr_table_setn(r->headers_out, "ETag", etag);
     if (ap_meets_conditions(r) == HTTP_NOT_MODIFIED) {
+        int wait = rq->waited ? 0 : rk_prefer_wait(apr_table_get(r->headers_in, "Prefer"));
+
+        /* a long poll: If-None-Match holds the current ETag, wait for a change */
+        if (wait > 0 && apr_table_get(r->headers_in, "If-None-Match")) {
+            return rk_live_wait(r, rq, wait, reread);
+        }
         r->status = HTTP_NOT_MODIFIED;
         return OK;
     }
-    key = answer_key(r, rq);
+    key = answer_key(r, rq, division);
     if ((cached = rk_answer_acquire(key, rq->rev.data, &len)) != NULL) {
         return rk_send_value(r, cached, len);
     }
@@ -119,7 +148,10 @@ int rk_read(request_rec *r, rk_req *rq)
         rk_build_unlock(lock);
         return rk_send_value(r, cached, len);
     }
-    if ((built = rk_build_answer(r, &db, &rq->route, key, &status, &len)) != NULL) {
+    built = def->answer == RK_ANSWER_BOARD
+            ? rk_board_build(r, &db, &rq->route, division, key, &status, &len)
+            : rk_build_answer(r, &db, &rq->route, key, &status, &len);
+    if (built) {
         rk_answer_insert(rq->rev.data, built);
     }
     rk_build_unlock(lock);

@@ -11,8 +11,7 @@ int rk_read(request_rec *r, rk_req *rq);
 
 /* The answer of ROUTE (a read route) written into a value of its exact size
  * (rk_cache_value_new under KEY; KEY NULL: a value only sent, never cached), the
- * caller holding its reference; or NULL with *STATUS 404, 503 or 500.  Also the
- * answer of a lane PUT: the lane as stored. */
+ * caller holding its reference; or NULL with *STATUS 404, 503 or 500. */
 void *rk_build_answer(request_rec *r, rk_db *db, const rk_route *route, const char *key,
                       int *status, size_t *len);
 

@@ -11,13 +11,61 @@
  * waits, so a pool is never used by two threads at once.  PostgreSQL runs each PUT
  * on its own (its transactions do not serialise). */
 #include "mod_ranking_write.h"
-#include "mod_ranking_read.h"
+#include "mod_ranking_live.h"
 #include "rk_body.h"
 #include "rk_cache.h"
 #include "rk_group.h"
 #include "rk_json.h"
+#include "rk_score.h"
 
 #define SAVEPOINT "rk_lane"
+#define LANE_FIELDS 7   /* rk_res_voie.nfields: the columns of RK_Q_A_VOIE */
+
+/* The lane of ROUTE as the API shows it, into V (LANE_FIELDS values in r->pool): 1,
+ * 0 when there is none, -1 on a database error. */
+static int lane_row(request_rec *r, rk_db *db, const rk_route *route, const char **v)
+{
+    const char *args[RK_MAX_IDS];
+
+    rk_route_args(route, args);
+    return rk_db_select_one(r, db, RK_Q_A_VOIE, args, v, LANE_FIELDS);
+}
+
+static const char *lane_json(request_rec *r, const char *const *v)
+{
+    size_t n = rk_json_object(NULL, &rk_res_voie, v);
+    char *out = apr_palloc(r->pool, n + 1);
+
+    rk_json_object(out, &rk_res_voie, v);
+    out[n] = '\0';
+    return out;
+}
+
+/* Record a change of the lane of ROUTE in the change log, inside the transaction of
+ * the change: when, who, what, the lane before and after (NULL: deleted).  0, or the
+ * driver's error. */
+static int record(request_rec *r, rk_db *db, const rk_route *route, const char *action,
+                  const char *before, const char *after)
+{
+    char at[32];
+    apr_size_t n;
+    apr_time_exp_t t;
+    const char *args[9];
+    int nrows;
+
+    apr_time_exp_gmt(&t, r->request_time);
+    apr_strftime(at, &n, sizeof(at), "%Y-%m-%dT%H:%M:%SZ", &t);
+    args[0] = route->ids[RK_ID_COMPETITION];
+    args[1] = route->ids[1];   /* the zone */
+    args[2] = route->ids[RK_ID_A_HEAT];
+    args[3] = route->ids[RK_ID_A_LANE];
+    args[4] = at;
+    args[5] = r->user ? r->user : "";
+    args[6] = action;
+    args[7] = before;
+    args[8] = after ? after : "";
+    return rk_db_query(r, db, RK_Q_HISTORY_INSERT, args, &nrows, APLOG_ERR);
+}
 
 typedef struct {
     rk_group_job link;    /* first: a batch is a list of these */
@@ -49,12 +97,15 @@ static int apply(rk_db *db, put_job *job, rk_lane_args *la)
     request_rec *r = job->r;
     const rk_route *route = &job->rq->route;
     const rk_lane_patch *patch = job->patch;
-    const char *args[RK_MAX_IDS], *lane[2], *found_spot[1];
+    const char *args[RK_MAX_IDS], *lane[4], *found_spot[1];
+    const char *before[LANE_FIELDS], *after[LANE_FIELDS];
     apr_int64_t lane_count;
+    rk_score score;
     int nrows;
 
     rk_route_args(route, args);
-    switch (rk_db_select_one(r, db, RK_Q_LANE_FOR_UPDATE, args, lane, 2)) {
+    /* lane id, lane_count, the heat's WOD's scoring and time_cap */
+    switch (rk_db_select_one(r, db, RK_Q_LANE_FOR_UPDATE, args, lane, 4)) {
     case -1: job->status = HTTP_SERVICE_UNAVAILABLE; return 0;
     case 0:  job->status = HTTP_NOT_FOUND; return 0;   /* deleted meanwhile */
     }
@@ -62,6 +113,13 @@ static int apply(rk_db *db, put_job *job, rk_lane_args *la)
     if ((patch->set & RK_LANE_SET_NUMBER) && patch->number > lane_count) {
         job->status = HTTP_BAD_REQUEST;
         job->err = "Invalid body: number greater than the zone's lane_count";
+        return 0;
+    }
+    /* the score is read by the heat's WOD (free text without one), stored as sent */
+    if ((patch->set & RK_LANE_SET_SCORE) && !patch->score_null
+        && rk_score_parse(rk_scoring_parse(lane[2]), lane[3] ? apr_atoi64(lane[3]) : 0,
+                          patch->score, &score, &job->err) != 0) {
+        job->status = HTTP_BAD_REQUEST;
         return 0;
     }
     if ((patch->set & RK_LANE_SET_SPOT) && !patch->spot_null) {
@@ -74,15 +132,27 @@ static int apply(rk_db *db, put_job *job, rk_lane_args *la)
             return 0;
         }
     }
+    if (lane_row(r, db, route, before) != 1) {
+        job->status = HTTP_SERVICE_UNAVAILABLE;
+        return 0;
+    }
     rk_lane_args_pack(patch, route->ids[RK_ID_A_HEAT], route->ids[RK_ID_A_LANE], la);
     if (rk_db_query(r, db, RK_Q_LANE_UPDATE, la->update, &nrows, APLOG_INFO) != 0) {
         job->status = HTTP_SERVICE_UNAVAILABLE;
         return 1;
     }
-    job->answer = nrows == 1 ? rk_build_answer(r, db, route, NULL, &job->status, &job->len) : NULL;
-    if (!job->answer && job->status == HTTP_OK) {
-        job->status = HTTP_NOT_FOUND;
+    /* the lane as stored: the answer, and the change log's "after" */
+    if (nrows != 1 || lane_row(r, db, route, after) != 1
+        || record(r, db, route, "update", lane_json(r, before), lane_json(r, after)) != 0) {
+        job->status = HTTP_SERVICE_UNAVAILABLE;
+        return 0;
     }
+    job->len = rk_json_answer(NULL, &rk_res_voie, 0, after, 1);
+    if ((job->answer = rk_cache_value_new(NULL, job->len)) == NULL) {
+        job->status = HTTP_INTERNAL_SERVER_ERROR;
+        return 0;
+    }
+    rk_json_answer(job->answer, &rk_res_voie, 0, after, 1);
     return 0;
 }
 
@@ -211,19 +281,21 @@ int rk_put_lane(request_rec *r, rk_req *rq)
     if (job->status != HTTP_OK) {
         return rk_send_error(r, job->status, job->err);
     }
-    ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "lane %s of heat %s changed by %s:%s%s%s",
+    rk_live_poke();
+    ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "lane %s of heat %s changed by %s:%s%s%s%s",
                   rq->route.ids[RK_ID_A_LANE], rq->route.ids[RK_ID_A_HEAT],
                   r->user ? r->user : "-",
                   (job->patch->set & RK_LANE_SET_NUMBER) ? " number" : "",
                   (job->patch->set & RK_LANE_SET_SPOT) ? " spot_id" : "",
-                  (job->patch->set & RK_LANE_SET_SCORE) ? " score" : "");
+                  (job->patch->set & RK_LANE_SET_SCORE) ? " score" : "",
+                  (job->patch->set & RK_LANE_SET_TIEBREAK) ? " tiebreak" : "");
     return rk_send_value(r, job->answer, job->len);
 }
 
 int rk_delete_lane(request_rec *r, rk_req *rq)
 {
-    const char *args[RK_MAX_IDS];
-    int rv, nrows = 0;
+    const char *args[RK_MAX_IDS], *before[LANE_FIELDS];
+    int rv, nrows = 0, found = -1, begun;
     rk_db db;
 
     if ((rv = rk_db_open(r, &db)) != OK) {
@@ -233,14 +305,26 @@ int rk_delete_lane(request_rec *r, rk_req *rq)
     if (rk_db_write_lock(r, &db) != 0) {
         return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
     }
-    rv = rk_db_query(r, &db, RK_Q_LANE_DELETE, args, &nrows, APLOG_ERR);
-    rk_db_write_unlock(&db);
-    if (rv != 0) {
-        return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
+    /* the lane, gone, and its last state in the change log: all or nothing */
+    begun = rk_db_begin(r, &db) == 0;
+    if (begun && (found = lane_row(r, &db, &rq->route, before)) == 1) {
+        rv = rk_db_query(r, &db, RK_Q_LANE_DELETE, args, &nrows, APLOG_ERR);
+        if (rv == 0 && nrows == 1) {
+            rv = record(r, &db, &rq->route, "delete", lane_json(r, before), NULL);
+        }
+        rv = rv == 0 && nrows == 1 ? rk_db_commit(r, &db) : -1;
     }
-    if (nrows == 0) {
+    if (begun && (found != 1 || rv != 0)) {
+        rk_db_rollback(r, &db);
+    }
+    rk_db_write_unlock(&db);
+    if (found == 0) {
         return rk_send_status(r, HTTP_NOT_FOUND);
     }
+    if (found != 1 || rv != 0) {
+        return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
+    }
+    rk_live_poke();
     ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "lane %s of heat %s deleted by %s",
                   rq->route.ids[RK_ID_A_LANE], rq->route.ids[RK_ID_A_HEAT],
                   r->user ? r->user : "-");

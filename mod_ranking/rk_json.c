@@ -11,7 +11,7 @@
 static const rk_field competition_fields[] = {
     { "id", RK_F_ID }, { "name", RK_F_STR }, { "location", RK_F_NSTR },
     { "start_date", RK_F_NSTR }, { "end_date", RK_F_NSTR }, { "timezone", RK_F_NSTR },
-    { "status", RK_F_NSTR },
+    { "status", RK_F_NSTR }, { "ranking", RK_F_NSTR },
 };
 static const rk_field wod_fields[] = {
     { "id", RK_F_ID }, { "name", RK_F_STR }, { "description", RK_F_STR },
@@ -34,6 +34,13 @@ static const rk_field heat_fields[] = {
 static const rk_field lane_fields[] = {
     { "id", RK_F_ID }, { "heat_id", RK_F_ID }, { "number", RK_F_INT },
     { "spot_id", RK_F_ID }, { "spot_name", RK_F_NSTR }, { "score", RK_F_NSTR },
+    { "tiebreak", RK_F_NSTR },
+};
+
+/* a lane's change: the lane before and after, as the API showed it (JSON text) */
+static const rk_field history_fields[] = {
+    { "id", RK_F_ID }, { "at", RK_F_NSTR }, { "user", RK_F_NSTR }, { "action", RK_F_NSTR },
+    { "before", RK_F_JSON }, { "after", RK_F_JSON },
 };
 
 const rk_resource rk_res_competition = { "competition", "competitions", FIELDS(competition_fields) };
@@ -43,6 +50,7 @@ const rk_resource rk_res_zone = { "zone", "zones", FIELDS(zone_fields) };
 const rk_resource rk_res_heat = { "heat", "heats", FIELDS(heat_fields) };
 const rk_resource rk_res_voie = { "voie", "voies", FIELDS(lane_fields) };
 const rk_resource rk_res_line = { "line", "lines", FIELDS(lane_fields) };
+const rk_resource rk_res_history = { "change", "history", FIELDS(history_fields) };
 
 /* ---- answers written straight from rows (see rk_json.h) ---- */
 
@@ -143,6 +151,15 @@ static void put_string(rk_jw *w, const char *v)
     PUT_LIT(w, "\"");
 }
 
+/* 1 when V is exactly one JSON value (jansson's strict reader, any type). */
+static int json_valid(const char *v)
+{
+    json_t *j = json_loads(v, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, NULL);
+
+    json_decref(j);
+    return j != NULL;
+}
+
 static void put_value(rk_jw *w, rk_ftype type, const char *v)
 {
     char num[32], *end;
@@ -152,6 +169,13 @@ static void put_value(rk_jw *w, rk_ftype type, const char *v)
         v = NULL;   /* not UTF-8 (a damaged database): shown as unknown */
     }
     switch (type) {
+    case RK_F_JSON:
+        /* the module's own text; anything else (written by hand) is shown as unknown */
+        if (v && json_valid(v)) {
+            put(w, v, strlen(v));
+            return;
+        }
+        break;
     case RK_F_STR:
         put_string(w, v ? v : "");
         return;
@@ -226,6 +250,14 @@ void rk_jw_int(rk_jw *w, long long n)
     put(w, p, (size_t)(num + sizeof(num) - p));
 }
 
+size_t rk_json_object(char *out, const rk_resource *res, const char *const *values)
+{
+    rk_jw w = { out, 0 };
+
+    put_row(&w, res, values);
+    return w.len;
+}
+
 size_t rk_json_answer(char *out, const rk_resource *res, int list, const char *const *values,
                       size_t nrows)
 {
@@ -294,6 +326,7 @@ const char *rk_status_message(int status)
     case 403: return "Forbidden";
     case 404: return "Not found";
     case 405: return "Method not allowed";
+    case 406: return "Not acceptable";
     case 409: return "Conflict";
     case 413: return "Request body too large";
     case 415: return "Unsupported media type";

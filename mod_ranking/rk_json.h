@@ -9,7 +9,8 @@ typedef enum {
     RK_F_ID,    /* decimal digit string, or null */
     RK_F_INT,   /* JSON integer, or null */
     RK_F_STR,   /* JSON string, "" when the database has NULL */
-    RK_F_NSTR   /* JSON string, or null */
+    RK_F_NSTR,  /* JSON string, or null */
+    RK_F_JSON   /* a JSON value kept as text (a lane in the history), or null */
 } rk_ftype;
 
 typedef struct {
@@ -31,6 +32,7 @@ extern const rk_resource rk_res_zone;
 extern const rk_resource rk_res_heat;
 extern const rk_resource rk_res_voie;  /* lane, variant A keys */
 extern const rk_resource rk_res_line;  /* lane, variant B keys */
+extern const rk_resource rk_res_history; /* a lane's change, variant A */
 
 /* An answer written straight from rows, without a JSON tree: {"status":"success",
  * "<plural>":[<row>,...]} for a list, {"status":"success","<singular>":<row>} for one
@@ -68,6 +70,10 @@ void rk_jw_text(rk_jw *w, const char *v);
 
 /* N as a JSON integer. */
 void rk_jw_int(rk_jw *w, long long n);
+
+/* One object of the resource's fields (a row of res->nfields VALUES), as in an answer.
+ * Returns its length; writes it into OUT unless OUT is NULL. */
+size_t rk_json_object(char *out, const rk_resource *res, const char *const *values);
 
 /* {"status":"success","<key>":<value>} (steals VALUE; VALUE may be NULL for a bare
  * {"status":"success"}). */

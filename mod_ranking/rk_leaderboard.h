@@ -1,4 +1,4 @@
-/* rk_leaderboard.h: the ranking rules and the leaderboard bodies (shared/API.md Part 2,
+/* rk_leaderboard.h: the ranking rules and the leaderboard bodies (doc/api.md Part 2,
  * "Ranking policy" and "Leaderboards").  Pure C, no httpd header: the glue reads the
  * competition's rows, hands them over as strings, and writes out what comes back.
  *
@@ -67,7 +67,7 @@ int rk_lb_has_division(const rk_lb *lb, const char *division);
 /* 1 when WOD_ID is one of the input's WODs, else 0. */
 int rk_lb_has_wod(const rk_lb *lb, const char *wod_id);
 
-/* Write a leaderboard body, compact JSON as API.md "Leaderboards" shows: WOD_ID NULL =
+/* Write a leaderboard body, compact JSON as doc/api.md "Leaderboards" shows: WOD_ID NULL =
  * the overall leaderboard, else that WOD's (a WOD rk_lb_has_wod does not know is
  * written as a WOD nobody has a result in, with "scoring":null); DIVISION NULL = every
  * division, else only that one (none when no spot has it: "divisions":[]).

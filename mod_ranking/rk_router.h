@@ -34,6 +34,10 @@ typedef enum {
     RK_ROUTE_B_HEAT,        /* B: /competition/{c}/heat/{h} */
     RK_ROUTE_B_LINES,       /* B: /competition/{c}/heat/{h}/line/ */
     RK_ROUTE_B_LINE,        /* B: /competition/{c}/heat/{h}/line/{l} */
+    RK_ROUTE_LEADERBOARD,   /* /competition/{c}/leaderboard */
+    RK_ROUTE_WOD_LEADERBOARD, /* /competition/{c}/wod/{w}/leaderboard */
+    RK_ROUTE_A_VOIE_HISTORY,  /* A: .../zone/{z}/heat/{h}/voie/{v}/history (editors) */
+    RK_ROUTE_EVENTS,          /* /competition/{c}/events: Server-Sent Events */
     RK_ROUTE_COUNT
 } rk_route_id;
 
@@ -58,18 +62,28 @@ typedef struct {
 #define RK_M_OPTIONS 0x20u
 #define RK_M_OTHER   0x40u
 
+/* What answers a read of a route. */
+typedef enum {
+    RK_ANSWER_NONE = 0,     /* not a read route (/connect) */
+    RK_ANSWER_ROWS,         /* the rows of its statement, as its resource */
+    RK_ANSWER_BOARD,        /* a leaderboard (rk_leaderboard.h) */
+    RK_ANSWER_EVENTS        /* a stream of the competition's lane changes */
+} rk_answer;
+
 /* Everything known about a route, in one table (rk_router.c): how its path is
  * written, which variant serves it, its methods, and what answers a read of it. */
 typedef struct {
     rk_route_id id;
     unsigned variant;           /* 0: every variant; else RK_VARIANT_A or RK_VARIANT_B */
     const char *name;           /* for logs and cache keys ("A_VOIE") */
-    const char *segments[9];    /* literal words, "#" for an id; NULL-terminated */
+    const char *segments[10];   /* literal words, "#" for an id; NULL-terminated */
     unsigned methods;           /* RK_M_* accepted (OPTIONS excluded) */
     const char *allow;          /* the Allow header of those methods */
     int list;                   /* 1: a list {"<plural>":[...]}, 0: one resource */
-    rk_query_id query;          /* the statement a read runs, with the path's ids */
-    const rk_resource *res;     /* the resource its rows are; NULL: not a read route */
+    int editors;                /* 1: every method needs an editor (else only writes) */
+    rk_answer answer;           /* what answers a read */
+    rk_query_id query;          /* RK_ANSWER_ROWS: the statement, with the path's ids */
+    const rk_resource *res;     /* RK_ANSWER_ROWS: the resource its rows are */
 } rk_route_def;
 
 /* The table entry of ID (NULL for RK_ROUTE_NONE and out-of-range values). */

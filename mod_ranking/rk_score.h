@@ -1,4 +1,4 @@
-/* rk_score.h: typed scores (shared/API.md Part 2, "Typed scores").  Pure C, no httpd
+/* rk_score.h: typed scores (doc/api.md Part 2, "Typed scores").  Pure C, no httpd
  * header: the lane PUT check, the leaderboard and the unit tests and fuzz target all
  * read a score through these functions, so a score means the same thing everywhere.
  *

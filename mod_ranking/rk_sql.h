@@ -25,12 +25,27 @@ typedef enum {
     RK_Q_B_HEAT,
     RK_Q_B_LINES,
     RK_Q_B_LINE,
+    RK_Q_A_VOIE_HISTORY,    /* a lane's changes (the lane, or a change of it, must exist) */
+    /* leaderboards (competition id): the inputs of rk_leaderboard.h */
+    RK_Q_LB_COMPETITION,    /* id, ranking */
+    RK_Q_LB_WODS,           /* id, scoring, time_cap; in list order */
+    RK_Q_LB_SPOTS,          /* id, name, division, bib */
+    RK_Q_LB_LANES,          /* wod, spot, heat, lane, score, tiebreak; in heat-list order:
+                             * the heats with a start_time, then (next statement) those
+                             * without (two statements, so that both follow an index) */
+    RK_Q_LB_LANES_UNTIMED,
     /* lane writes */
-    RK_Q_LANE_FOR_UPDATE,   /* lane id, limit of lane numbers, competition id */
+    RK_Q_LANE_FOR_UPDATE,   /* lane id, limit of lane numbers, the WOD's scoring, time_cap */
     RK_Q_SPOT_IN_COMPETITION,
     RK_Q_LANE_UPDATE,
     RK_Q_LANE_CONFLICT,
     RK_Q_LANE_DELETE,
+    RK_Q_HISTORY_INSERT,    /* competition, zone, heat, lane, at, user, action, before, after */
+    /* live updates: the change log after an id (id, competition, zone, heat, lane,
+     * action, lane after) */
+    RK_Q_HISTORY_SINCE,     /* every competition: last id seen */
+    RK_Q_HISTORY_REPLAY,    /* one competition: competition, last id seen */
+    RK_Q_HISTORY_LAST,      /* the newest id, 0 when none */
     /* authentication */
     RK_Q_ACCOUNT_BY_NAME,   /* id, password_hash, role, enabled */
     RK_Q_TOKEN_INSERT,
@@ -53,7 +68,7 @@ extern const rk_query rk_queries[RK_Q_COUNT];
  * the statements' placeholder order from the checked body, so that the order is
  * known in one place (here, beside the SQL). */
 typedef struct {
-    const char *update[8];     /* RK_Q_LANE_UPDATE */
+    const char *update[10];    /* RK_Q_LANE_UPDATE */
     const char *conflict[4];   /* RK_Q_LANE_CONFLICT: the lanes in the way */
     char number[24];           /* the digits update[1] points to */
 } rk_lane_args;

@@ -23,7 +23,7 @@ CREATE TABLE competition (
     timezone    TEXT,
     status      TEXT    NOT NULL DEFAULT 'upcoming'
                 CHECK (status IN ('upcoming', 'in_progress', 'finished')),
-    -- ranking policy (API.md "Ranking policy"); last column: added by upgrade 002
+    -- ranking policy (doc/api.md, "Ranking policy"); last column: added by upgrade 002
     ranking     TEXT    NOT NULL DEFAULT 'places' CHECK (ranking IN ('places', 'chart100'))
 );
 CREATE INDEX competition_order ON competition (start_date, id);
@@ -143,6 +143,26 @@ CREATE TRIGGER heat_rev AFTER INSERT OR UPDATE OR DELETE ON heat FOR EACH ROW EX
 CREATE TRIGGER lane_rev AFTER INSERT OR UPDATE OR DELETE ON lane FOR EACH ROW EXECUTE FUNCTION ranking_data_changed();
 CREATE TRIGGER account_rev AFTER UPDATE OR DELETE ON account FOR EACH ROW EXECUTE FUNCTION ranking_auth_changed();
 CREATE TRIGGER token_rev AFTER DELETE ON token FOR EACH ROW EXECUTE FUNCTION ranking_auth_changed();
+
+-- The lanes' change log: one row per accepted lane PUT or DELETE, written in the same
+-- transaction as the change, with the lane as the API showed it before and after
+-- (JSON text; after is NULL for a delete).  The API never changes or removes a row
+-- (retention: `ranking-admin history prune`).  No foreign keys: it outlives the lanes
+-- it tells about.  Its ids number the events of the live stream: never reused.
+CREATE TABLE lane_history (
+    id             BIGSERIAL PRIMARY KEY,
+    competition_id BIGINT  NOT NULL,
+    zone_id        BIGINT,
+    heat_id        BIGINT  NOT NULL,
+    lane_id        BIGINT  NOT NULL,
+    changed_at     TEXT    NOT NULL,
+    user_name      TEXT    NOT NULL,
+    action         TEXT    NOT NULL CHECK (action IN ('update', 'delete')),
+    lane_before    TEXT,
+    lane_after     TEXT
+);
+CREATE INDEX lane_history_by_lane ON lane_history (heat_id, lane_id, id);
+CREATE INDEX lane_history_by_competition ON lane_history (competition_id, id);
 
 -- The version of this schema: one row.  A database without this table is version 1
 -- (the first release).  sql/upgrade/ holds one script per version step; only

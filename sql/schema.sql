@@ -23,7 +23,7 @@ CREATE TABLE competition (
     timezone    TEXT,
     status      TEXT    NOT NULL DEFAULT 'upcoming'
                 CHECK (status IN ('upcoming', 'in_progress', 'finished')),
-    -- ranking policy (API.md "Ranking policy"); last column: added by upgrade 002
+    -- ranking policy (doc/api.md, "Ranking policy"); last column: added by upgrade 002
     ranking     TEXT    NOT NULL DEFAULT 'places' CHECK (ranking IN ('places', 'chart100'))
 );
 CREATE INDEX competition_order ON competition (start_date, id);
@@ -144,6 +144,26 @@ CREATE TRIGGER lane_delete_rev AFTER DELETE ON lane BEGIN UPDATE revision SET da
 CREATE TRIGGER account_update_rev AFTER UPDATE ON account BEGIN UPDATE revision SET auth = auth + 1; END;
 CREATE TRIGGER account_delete_rev AFTER DELETE ON account BEGIN UPDATE revision SET auth = auth + 1; END;
 CREATE TRIGGER token_delete_rev AFTER DELETE ON token BEGIN UPDATE revision SET auth = auth + 1; END;
+
+-- The lanes' change log: one row per accepted lane PUT or DELETE, written in the same
+-- transaction as the change, with the lane as the API showed it before and after
+-- (JSON text; after is NULL for a delete).  The API never changes or removes a row
+-- (retention: `ranking-admin history prune`).  No foreign keys: it outlives the lanes
+-- it tells about.  Its ids number the events of the live stream: never reused.
+CREATE TABLE lane_history (
+    id             INTEGER PRIMARY KEY AUTOINCREMENT,
+    competition_id INTEGER NOT NULL,
+    zone_id        INTEGER,
+    heat_id        INTEGER NOT NULL,
+    lane_id        INTEGER NOT NULL,
+    changed_at     TEXT    NOT NULL,
+    user_name      TEXT    NOT NULL,
+    action         TEXT    NOT NULL CHECK (action IN ('update', 'delete')),
+    lane_before    TEXT,
+    lane_after     TEXT
+);
+CREATE INDEX lane_history_by_lane ON lane_history (heat_id, lane_id, id);
+CREATE INDEX lane_history_by_competition ON lane_history (competition_id, id);
 
 -- The version of this schema: one row.  A database without this table is version 1
 -- (the first release).  sql/upgrade/ holds one script per version step; only

@@ -3,7 +3,7 @@
 # expectations written by hand in t/lib/RankingTest.pm from sql/demo.sql: list
 # order (nulls last), ids as strings, integers as numbers, null fields, spot_name.
 # Then: every element of every list equals the detail of that element.
-# tests: 38 (t/run-apache-test.sh fails when fewer run)
+# tests: 42 (t/run-apache-test.sh fails when fewer run)
 use strict;
 use warnings;
 use utf8;

@@ -1,7 +1,9 @@
 # The same routes through other paths and mounts: the optional trailing slash, HEAD,
 # percent-decoding, the mount /deep/mount/v1 (both variants), /a (variant A only:
 # variant B routes are 404) and /b (variant B only: variant A and zone routes are 404).
-# tests: 500 (t/run-apache-test.sh fails when fewer run)
+# The leaderboards are common to both variants: every mount serves them, /a and /b
+# included (competition 1's, worked out by hand in RankingTest.pm).
+# tests: 526 (t/run-apache-test.sh fails when fewer run)
 use strict;
 use warnings;
 use utf8;
@@ -75,5 +77,23 @@ check_json(req(OPTIONS => '/a/competition/1/heat/202/line/1001'), 404, $NF,
 is(req(OPTIONS => '/a/competition/1/zone/21/heat/202/voie/1001')->code, 204,
    '/a OPTIONS on a voie: 204');
 is(req(OPTIONS => '/b/competition/1/heat/202/line/1001')->code, 204, '/b OPTIONS on a line: 204');
+
+# ---- the leaderboards: on every mount, whatever its variants ----
+for my $m ('/b', '/a', '/deep/mount/v1') {
+    check_json(req(GET => "$m/competition/1/leaderboard", $tok), 200, lb1_overall(),
+               "$m GET /competition/1/leaderboard");
+    check_json(req(GET => "$m/competition/1/wod/11/leaderboard/", $tok), 200, lb1_wod(11),
+               "$m GET /competition/1/wod/11/leaderboard/");
+    check_json(req(GET => "$m/competition/1/wod/12/leaderboard?division=RX", $tok), 200, lb1_wod(12, 'RX'),
+               "$m GET /competition/1/wod/12/leaderboard?division=RX");
+    my $head = req(HEAD => "$m/competition/1/leaderboard", $tok);
+    ok($head->code == 200 && $head->content eq '', "$m HEAD /competition/1/leaderboard: 200, no body")
+        or diag($head->status_line);
+    my $opt = req(OPTIONS => "$m/competition/1/wod/13/leaderboard");
+    ok($opt->code == 204 && ($opt->header('Allow') // '') eq 'GET, HEAD',
+       "$m OPTIONS on a leaderboard: 204, Allow: GET, HEAD") or diag($opt->status_line);
+    check_json(req(GET => "$m/competition/999999/leaderboard", $tok), 404, $NF,
+               "$m GET an unknown competition's leaderboard: 404");
+}
 
 done_testing();

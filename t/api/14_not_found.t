@@ -1,6 +1,7 @@
 # 404 {"status":"error","message":"Not found"}: unknown routes, malformed ids in every
-# id position, encoded slashes, extra segments, nesting mismatches and unknown ids.
-# tests: 329 (t/run-apache-test.sh fails when fewer run)
+# id position, encoded slashes, extra segments, nesting mismatches and unknown ids
+# (ids that exist nowhere in sql/demo.sql: 999999; competitions 1 to 5 exist).
+# tests: 333 (t/run-apache-test.sh fails when fewer run)
 use strict;
 use warnings;
 use utf8;
@@ -110,12 +111,16 @@ nf($_, "GET $_: 404 (nesting)") for qw(
 
 # ---- unknown ids ----
 nf($_, "GET $_: 404 (unknown)") for qw(
-    /competition/4
-    /competition/4/
-    /competition/4/wod/
-    /competition/4/spot/
-    /competition/4/zone/
-    /competition/4/heat/
+    /competition/999999
+    /competition/999999/
+    /competition/999999/wod/
+    /competition/999999/spot/
+    /competition/999999/zone/
+    /competition/999999/heat/
+    /competition/999999/leaderboard
+    /competition/999999/wod/31/leaderboard
+    /competition/4/wod/999999/leaderboard
+    /competition/1/wod/31/leaderboard
     /competition/1/wod/15
     /competition/1/spot/110
     /competition/1/zone/24
@@ -129,9 +134,9 @@ nf($_, "GET $_: 404 (unknown)") for qw(
 );
 
 # ---- the same through HEAD: 404, no body ----
-my $res = req(HEAD => '/api/competition/4', $tok);
-is($res->code, 404, 'HEAD /competition/4: 404');
-is($res->content, '', 'HEAD /competition/4: no body');
+my $res = req(HEAD => '/api/competition/999999', $tok);
+is($res->code, 404, 'HEAD /competition/999999: 404');
+is($res->content, '', 'HEAD /competition/999999: no body');
 
 # ---- %00 is refused by httpd before the module: still a 404 ----
 is(req(GET => '/api/competition/%00', $tok)->code, 404, 'GET /competition/%00: 404');

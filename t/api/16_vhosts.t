@@ -1,7 +1,8 @@
 # Two virtual hosts side by side: the main server's /api (both variants, 3600 s
 # tokens) and virtual host ranking_vh2's /api (variant B only, 60 s tokens), with
 # their own mod_dbd configuration on the same database: tokens work on both.
-# tests: 47 (t/run-apache-test.sh fails when fewer run)
+# The leaderboards, common to both variants, are served by ranking_vh2's B-only mount.
+# tests: 51 (t/run-apache-test.sh fails when fewer run)
 use strict;
 use warnings;
 use utf8;
@@ -34,6 +35,13 @@ my ($vh_tok, $d);
                        "vh2 GET $r->{path} with a token of the main server");
         }
     }
+    check_json(req(GET => '/api/competition/1/leaderboard', $main_tok), 200, lb1_overall(),
+               'vh2 (variant B only) serves the overall leaderboard');
+    check_json(req(GET => '/api/competition/1/wod/13/leaderboard', $vh_tok), 200, lb1_wod(13),
+               'vh2 serves a WOD leaderboard, with its own token');
+    check_json(req(GET => '/api/competition/1/leaderboard?division=Masters', $vh_tok), 200,
+               lb1_overall('Masters'), 'vh2: a division filter');
+    is(req(OPTIONS => '/api/competition/1/wod/13/leaderboard')->code, 204, 'vh2: OPTIONS on a leaderboard: 204');
 }
 check_json(req(GET => '/api/competition/1/zone/21', $vh_tok), 200,
            { status => 'success', zone => $ZONE{21} },

@@ -1,11 +1,13 @@
 # Concurrent writers (competition 2): 8 processes, each with its own keep-alive
 # connection, each owning one lane (the 6 lanes of heat 251 and lanes 2007, 2008 of
-# heat 252), do 25 PUTs of score "w<writer>-<i>" while 2 readers read the lists: every
+# heat 252), do 25 PUTs of a score unique to that write while 2 readers read the lists: every
 # request succeeds (no 503, no "database is locked") and each lane ends with its
 # writer's last value.  Then races for the same number / the same spot in heat 255:
 # exactly one writer wins, the other gets 409.  Everything is put back at the end.
-# Then group commits (see rk_handler.c, do_put): 5 rounds of 6 writers and 6 clashing
-# writers at once.
+# Then group commits (see mod_ranking_write.c): 5 rounds of 6 writers and 6 clashing
+# writers at once.  Heats 251 and 252 are WOD 16 (time, cap 720 s): the scores written
+# are typed, CAP+N with N unique per write (CAP+<writer><i>, CAP+<round><writer><i>),
+# so every write is accepted and its value recognised.
 # tests: 63 (t/run-apache-test.sh fails when fewer run)
 use strict;
 use warnings;
@@ -68,20 +70,23 @@ my %before = map { $_->[2] => decode(req(GET => $path->($_), $reader))->{voie} }
 is(scalar(grep { defined $before{$_} } keys %before), 8, 'the 8 lanes before');
 
 my $N = 25;
+# the score of writer K's write I: CAP+N (N reps left, 0 to 99999), unique per write
+sub w_score { my ($k, $i) = @_; return sprintf('CAP+%d%02d', $k + 1, $i) }
+sub g_score { my ($round, $k, $i) = @_; return sprintf('CAP+%d%d%02d', $round, $k, $i) }
 my @writers = map {
     my ($k, $lane) = ($_, $lanes[$_]);
     sub {
         my (%codes, @bad, $mismatch);
         $mismatch = 0;
         for my $i (0 .. $N - 1) {
-            my $res = req(PUT => $path->($lane), $editor, { score => "w$k-$i" });
+            my $res = req(PUT => $path->($lane), $editor, { score => w_score($k, $i) });
             $codes{ $res->code }++;
             if ($res->code != 200) {
                 push @bad, $res->code . ' ' . $res->content if @bad < 3;
                 next;
             }
             my $d = decode($res);
-            $mismatch++ unless ref $d eq 'HASH' && ($d->{voie}{score} // '') eq "w$k-$i"
+            $mismatch++ unless ref $d eq 'HASH' && ($d->{voie}{score} // '') eq w_score($k, $i)
                 && ($d->{voie}{id} // '') eq $lane->[2];
         }
         return { codes => \%codes, bad => \@bad, mismatch => $mismatch };
@@ -111,7 +116,7 @@ for my $k (0 .. $#res) {
 }
 for my $k (0 .. $#lanes) {
     my $got = decode(req(GET => $path->($lanes[$k]), $reader)) // {};
-    is($got->{voie}{score}, "w$k-" . ($N - 1), "lane $lanes[$k][2] ends with its writer's last score");
+    is($got->{voie}{score}, w_score($k, $N - 1), "lane $lanes[$k][2] ends with its writer's last score");
 }
 
 # ---- races: two writers want the same number, or the same spot, of heat 255 ----
@@ -152,7 +157,7 @@ for my $round (1 .. 5) {
         (map { my $k = $_; sub {
             my %codes;
             for my $i (0 .. 9) {
-                my $res = req(PUT => $path->($g_lanes[$k]), $editor, { score => "g$round-$k-$i" });
+                my $res = req(PUT => $path->($g_lanes[$k]), $editor, { score => g_score($round, $k, $i) });
                 $codes{ $res->code }++;
             }
             return { codes => \%codes } } } 0 .. 5),
@@ -166,7 +171,7 @@ for my $round (1 .. 5) {
     my $ok409 = grep { ($_->{codes}{409} // 0) == 10 } @g[6 .. 11];
     is("$ok200 $ok409", '6 6', "group round $round: 60 score writes answered 200, 60 number clashes 409");
     my @ends = map { decode(req(GET => $path->($g_lanes[$_]), $reader))->{voie}{score} // '' } 0 .. 5;
-    is("@ends", join(' ', map { "g$round-$_-9" } 0 .. 5), "group round $round: each lane has its writer's last score");
+    is("@ends", join(' ', map { g_score($round, $_, 9) } 0 .. 5), "group round $round: each lane has its writer's last score");
     is(decode(req(GET => "$V/2018", $reader))->{voie}{number}, $orig255{2018}{number},
        "group round $round: lane 2018 kept its number");
     open my $lf, '<', $err_log or die "$err_log: $!";

@@ -27,10 +27,14 @@
 #
 # Writes: every write is refused except two chunked no-op PUTs, which write back the
 # lane's own score; the lanes touched are checked unchanged at the end.  The lane is
-# picked among the lanes of competition 2 (the write competition) at run time.
+# picked among the lanes of competition 2 (the write competition) at run time; the
+# typed-score cases use one empty lane per scoring of competition 2 (time with and
+# without a cap, reps, load, points) and lane 2029 of heat 258, a heat without WOD.
+# Leaderboards: bad queries (400 "Invalid query"), unknown divisions, competitions and
+# WODs (404), wrong methods (405), in the order of checks of doc/api.md 8.9.
 # Finally the server still answers, and the part of t/logs/error_log written during
 # this file holds no crash (segfault, "exit signal", AddressSanitizer, runtime error:).
-# tests: 388
+# tests: 515
 use strict;
 use warnings;
 use utf8;
@@ -471,6 +475,94 @@ c('lane PUT: number used by another lane of the heat: 409', 409, m => 'PUT', p =
 c('lane PUT: spot already in another lane of the heat: 409', 409, m => 'PUT', p => $V, a => 'E',
   b => qq({"spot_id":"$OTHER->{spot_id}"}));
 
+# ---- typed scores and tiebreaks (editor; doc/api.md 7.3: one message per scoring) ----
+my %MSG_SCORE = (
+    time_cap => 'Invalid body: score must be a time like 7:45 (within the time cap), CAP+N or WD',
+    time     => 'Invalid body: score must be a time like 7:45 or WD (CAP+N needs a time cap)',
+    reps     => 'Invalid body: score must be a number of reps from 0 to 999999999 or WD',
+    load     => 'Invalid body: score must be a load like 102.5, 100 kg or 225 lb (0 to 99999, at most 2 decimals) or WD',
+    points   => 'Invalid body: score must be points like 87.5 (-99999 to 99999, at most 3 decimals) or WD',
+);
+my $MSG_TB = 'Invalid body: tiebreak must be a time like 1:02.5';
+my $MSG_TB_TYPE = 'Invalid body: tiebreak must be a string or null';
+my %TYPED = (   # scoring => an empty lane of a heat of a WOD with that scoring
+    time_cap => '/api/competition/2/zone/26/heat/251/voie/2006',   # WOD 16, cap 720 s
+    time     => '/api/competition/2/zone/27/heat/260/voie/2034',   # WOD 20, no cap
+    reps     => '/api/competition/2/zone/26/heat/255/voie/2018',   # WOD 18
+    load     => '/api/competition/2/zone/26/heat/253/voie/2013',   # WOD 17
+    points   => '/api/competition/2/zone/27/heat/259/voie/2032',   # WOD 19
+);
+my $FREE_V = "/api$FREE{voie}";                                    # heat 258, no WOD
+my %TYPED_BEFORE = map { $_ => get_json($_) } values(%TYPED), $FREE_V;
+my %bad_scores = (
+    time_cap => ['7:60', '7:5', '1:2:03', '7:45.1234', ' 7:45', '7:45 ', 'cap+3', 'CAP+', 'CAP-3',
+                 'CAP+100000', '12:00.001', '1:02:03.5', '123:00', '-7:45', '', 'DNF', 'wd'],
+    time     => ['CAP+12', 'CAP+0', '7:61', '100:00:00', '1:2:03'],
+    reps     => ['-1', '1e3', '12.5', '1000000000', ' 212', '0x10', ''],
+    load     => ['100  kg', '100 lbs', '100.123', '100KG', '100000', '99999.5', '.5', '5.', ''],
+    points   => ['87.1234', '+3', '--3', '100000', '-100000', '87.', '.5', ''],
+);
+for my $k (sort keys %bad_scores) {
+    for my $sc (@{ $bad_scores{$k} }) {
+        c("lane PUT, $k: score '$sc'", 400, m => 'PUT', p => $TYPED{$k}, a => 'E',
+          b => $JSON->encode({ score => $sc }), msg => $MSG_SCORE{$k});
+    }
+}
+for my $tb ('CAP+3', 'WD', '1:2', '7:60', '1:02.5000', ' 1:02', '', 'abc', '-1:00', '62') {
+    c("lane PUT: tiebreak '$tb'", 400, m => 'PUT', p => $TYPED{time_cap}, a => 'E',
+      b => $JSON->encode({ tiebreak => $tb }), msg => $MSG_TB);
+}
+c('lane PUT: tiebreak as a number', 400, m => 'PUT', p => $TYPED{time_cap}, a => 'E',
+  b => '{"tiebreak":62}', msg => $MSG_TB_TYPE);
+c('lane PUT: tiebreak true', 400, m => 'PUT', p => $TYPED{time_cap}, a => 'E',
+  b => '{"tiebreak":true}', msg => $MSG_TB_TYPE);
+c('lane PUT: tiebreak an object', 400, m => 'PUT', p => $TYPED{time_cap}, a => 'E',
+  b => '{"tiebreak":{}}', msg => $MSG_TB_TYPE);
+c('lane PUT: a good score, a bad tiebreak', 400, m => 'PUT', p => $TYPED{time_cap}, a => 'E',
+  b => '{"score":"7:45","tiebreak":"WD"}', msg => $MSG_TB);
+c('lane PUT: a bad score, a good tiebreak', 400, m => 'PUT', p => $TYPED{reps}, a => 'E',
+  b => '{"score":"7:45","tiebreak":"1:00"}', msg => $MSG_SCORE{reps});
+c('lane PUT: a tiebreak twice', 400, m => 'PUT', p => $TYPED{time_cap}, a => 'E',
+  b => '{"tiebreak":"1:00","tiebreak":"1:01"}', msg => 'Invalid body: duplicate key');
+c('lane PUT, heat without WOD: a tiebreak that is not a time', 400, m => 'PUT', p => $FREE_V, a => 'E',
+  b => '{"tiebreak":"first"}', msg => $MSG_TB);
+c('lane PUT, heat without WOD: a score of 65 characters', 400, m => 'PUT', p => $FREE_V, a => 'E',
+  b => $JSON->encode({ score => "\x{e9}" x 65 }), msg => 'Invalid body: score longer than 64 characters');
+
+# ---- leaderboards: bad queries, unknown divisions (reader) ----
+my $LB = '/api/competition/4/leaderboard';
+my $LBW = '/api/competition/4/wod/31/leaderboard';
+for my $q ('division=%zz', 'division=%00', 'division=RX%00', 'division=%', 'division=%4', 'division=%G0',
+           'division=RX&division=RX', 'division=RX&division=Scaled', 'divisi%6Fn=RX&division=RX',
+           'division=' . ('%zz' x 1000), join('&', ('division=RX') x 500)) {
+    my $show = length $q > 60 ? substr($q, 0, 40) . '... (' . length($q) . ' bytes)' : $q;
+    c("leaderboard ?$show", 400, p => "$LB?$q", a => 'R', msg => 'Invalid query');
+    c("WOD leaderboard ?$show", 400, p => "$LBW?$q", a => 'R', msg => 'Invalid query');
+}
+c('leaderboard HEAD ?division=%zz: 400, no body', 400, m => 'HEAD', p => "$LB?division=%zz", a => 'R');
+for my $q ('division=Nope', 'division=', 'division', 'division=rx', 'division=RX+', 'division=%FF',
+           "division=\xc3\xa9", 'division=%C3%A9', 'division=' . ('x' x 4000), 'division=Men') {
+    my $show = length $q > 60 ? substr($q, 0, 40) . '... (' . length($q) . ' bytes)' : $q;
+    c("leaderboard ?$show: a division no spot has", 404, p => "$LB?$q", a => 'R');
+}
+c('leaderboard HEAD of an unknown division: 404, no body', 404, m => 'HEAD', p => "$LBW?division=Nope", a => 'R');
+c('leaderboard: other parameters are ignored, even undecodable', 200, p => "$LB?x=%zz&%zz=1&division=RX&y",
+  a => 'R', key => 'leaderboard');
+c('[httpd] leaderboard: a raw space in the query: 400', 400, p => "$LB?division=RX Men", a => 'R', httpd => 1);
+c('leaderboard of an unknown competition + bad query: 404 first', 404,
+  p => '/api/competition/999999/leaderboard?division=%zz', a => 'R');
+c('leaderboard of a WOD of another competition + bad query: 404 first', 404,
+  p => '/api/competition/4/wod/11/leaderboard?division=RX&division=RX', a => 'R');
+c('leaderboard without a token + bad query: 401 first', 401, p => "$LB?division=%zz", www => 0);
+c('leaderboard PUT + bad query: 405 first', 405, m => 'PUT', p => "$LB?division=%zz", a => 'E', b => '{}',
+  allow => 'GET, HEAD');
+c('OPTIONS on a leaderboard with a bad query: 204', 204, m => 'OPTIONS', p => "$LB?division=%zz", allow => 'GET, HEAD');
+for my $p ('/api/competition/abc/leaderboard', '/api/competition/0/leaderboard',
+           '/api/competition/4/wod/0/leaderboard', '/api/competition/4/wod/31%2Fleaderboard',
+           '/api/competition/4/leaderboard%2F', '/api/competition/4/LEADERBOARD') {
+    c("leaderboard path $p", 404, p => $p, a => 'R');
+}
+
 # ---- hostile bodies: /connect ----
 my @connect_bad = (
     ['no client_secret', '{"client_id":"demo"}'],
@@ -524,6 +616,7 @@ my @read_routes = (
     '/api/competition/1/zone/21', '/api/competition/1/zone/21/heat/', '/api/competition/1/zone/21/heat/202',
     '/api/competition/1/zone/21/heat/202/voie/', '/api/competition/1/heat/', '/api/competition/1/heat/202',
     '/api/competition/1/heat/202/line/', '/api/competition/1/heat/202/line/1001',
+    '/api/competition/1/leaderboard', '/api/competition/1/wod/13/leaderboard',
 );
 for my $p (@read_routes) {
     for my $m (qw(POST PUT DELETE PATCH FOO)) {
@@ -746,6 +839,10 @@ cmp_ok($n_module, '>=', 80, "at least 80 module cases ($n_module)");
 # back the same values)
 is(json_cmp(get_json($V), $V_BEFORE), undef, "lane $LANE0->{id} unchanged after the table");
 is(json_cmp(get_json("$HEAT/voie/$OTHER->{id}"), $O_BEFORE), undef, "lane $OTHER->{id} unchanged after the table");
+for my $v (sort keys %TYPED_BEFORE) {
+    ok(defined $TYPED_BEFORE{$v} && !defined json_cmp(get_json($v), $TYPED_BEFORE{$v}),
+       "$v (typed-score cases) unchanged after the table");
+}
 
 # the server still answers
 {

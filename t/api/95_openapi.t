@@ -1,6 +1,10 @@
 # OpenAPI conformance: every answer of the module, on every route of both variants
-# (competitions 1 and 2, /connect, the lane writes, the errors 400, 401, 403, 404,
-# 405, 409, 413, 415, 429 and OPTIONS), validates against what openapi.yaml declares
+# (competitions 1 and 2, /connect, the lane writes with typed scores and tiebreaks, the
+# leaderboards of competitions 1, 3, 4 and 5 with and without the division filter, a
+# lane's history, the event stream (read for a moment: it never ends; its events'
+# data checked too), long polls (Prefer: wait=N), the errors 400 (bodies and
+# leaderboard queries), 401, 403, 404, 405, 406, 409, 413, 415, 429 and OPTIONS),
+# validates against what openapi.yaml declares
 # for that path, method and status: headers (WWW-Authenticate, Allow, ...), media type
 # and body schema.  The check is done by t/openapi/check-responses.mjs, which runs
 # Ajv (JSON Schema 2020-12, formats asserted) on the document's own schemas; the
@@ -9,17 +13,24 @@
 # answers, and every path and operation of the document was exercised.
 # The validator (npm packages of t/openapi) is installed by t/openapi/validate.sh when
 # missing; without it every check fails: nothing is skipped.
-# tests: 410
+# tests: 547
 use strict;
 use warnings;
 use utf8;
 use FindBin;
 use lib "$FindBin::Bin/../lib";
 use File::Temp ();
+use HTTP::Request ();
+use HTTP::Response ();
 use JSON::PP ();
 use MIME::Base64 qw(encode_base64);
+use POSIX ();
 use Test::More;
+use Time::HiRes ();
+use Apache::Test ();
+use Apache::TestRequest ();
 use RankingTest;
+use SseClient;
 
 my $SRC = $ENV{RANKING_SRC} // "$FindBin::Bin/../..";
 my $OA = "$SRC/t/openapi";
@@ -76,17 +87,44 @@ my $NO = '999999999';           # an id that exists nowhere
 my @EX;   # { name, method, path (relative to the mount), mount, res, expect, ... }
 
 # ex(EXPECTED STATUS, METHOD, PATH, %options) -> HTTP::Response
-#   mount (default /api), token, body, headers: as RankingTest::req;
+#   mount (default /api), token, body, headers: as RankingTest::req; query: a query
+#   string sent after PATH ("?" added; the path checked against the document is PATH);
 #   component: for a path no route of the document matches, the response of
 #   components/responses to check against; req_valid: whether the request body must
 #   validate against the operation's request schema (1 / 0).
 sub ex {
     my ($expect, $method, $path, %o) = @_;
     my $mount = $o{mount} // '/api';
-    my $res = req($method, "$mount$path", $o{token}, $o{body}, $o{headers});
+    my $res = req($method, "$mount$path" . (defined $o{query} ? "?$o{query}" : ''), $o{token},
+                  $o{body}, $o{headers});
     push @EX, { %o, expect => $expect, method => $method, path => $path, mount => $mount,
                 res => $res };
     return $res;
+}
+
+# ex_stream(EXPECTED STATUS, PATH, %options) -> (HTTP::Response, text read)
+#   an event stream (GET, Accept: text/event-stream, with TOKEN), read for at most SECS
+#   seconds (default 1) or until UNTIL matches, then closed: the answer as far as it
+#   went (a stream never ends), checked like the others.  mount, token as ex();
+#   headers: a list of more header lines ("Last-Event-ID: 0").
+sub ex_stream {
+    my ($expect, $path, %o) = @_;
+    my $mount = $o{mount} // '/api';
+    my $st = SseClient::open(Apache::TestRequest::hostport(Apache::Test::config()), "$mount$path",
+                             $o{token}, @{ $o{headers} // [] });
+    my $text = SseClient::read($st, $o{secs} // 1, $o{until});
+    SseClient::close($st);
+    my ($status, @lines) = split /\r\n/, $st->{head};
+    my ($code, $msg) = ($status // '') =~ m{^HTTP/1\.\d (\d{3}) ?(.*)$};
+    my $res = HTTP::Response->new($code // 0, $msg);
+    for (@lines) {
+        my ($k, $v) = /^([^:]+):\s*(.*)$/ or next;
+        $res->push_header($k => $v);
+    }
+    $res->content($text);
+    $res->request(HTTP::Request->new(GET => "$mount$path"));
+    push @EX, { %o, expect => $expect, method => 'GET', path => $path, mount => $mount, res => $res };
+    return ($res, $text);
 }
 
 # the first element's id of a list answer
@@ -184,6 +222,55 @@ ex(200, GET => $P{1}{voie}, token => $READER, mount => '/a');
 ex(200, GET => $P{1}{line}, token => $READER, mount => '/b');
 ex(200, GET => $P{2}{wods}, token => $READER, mount => '/deep/mount/v1');
 
+# ---- leaderboards (common to both variants) ----
+# every WOD and overall leaderboard of the ranking demos (both policies, every
+# scoring), competition 1's, the empty one of competition 3, the division filter
+my $LBW = '/competition/1/wod/11/leaderboard';
+my $LBA = '/competition/1/leaderboard';
+ex(200, GET => "/competition/$_/leaderboard", token => $READER) for 1, 3, 4, 5;
+ex(200, GET => "/competition/1/wod/$_/leaderboard", token => $READER) for 11 .. 14;
+ex(200, GET => "/competition/4/wod/$_/leaderboard", token => $READER) for 31 .. 35;
+ex(200, GET => "/competition/5/wod/$_/leaderboard", token => $EDITOR) for 36 .. 38;
+ex(200, GET => "/competition/2/wod/$_/leaderboard", token => $READER) for 16 .. 20;
+ex(200, GET => "$LBW/", token => $READER);
+ex(200, GET => "$LBA/", token => $READER, query => 'division=RX');
+ex(200, GET => $LBW, token => $READER, query => 'division=Masters');
+ex(200, GET => '/competition/4/leaderboard', token => $READER, query => 'division=Masters+40%2B');
+ex(200, GET => '/competition/5/wod/36/leaderboard', token => $READER, query => 'x=1&division=Women');
+ex(200, GET => $LBA, token => $READER, mount => '/b');
+ex(200, GET => $LBW, token => $READER, mount => '/a');
+for my $p ($LBW, $LBA) {
+    ex(200, HEAD => $p, token => $READER);
+    ex(200, HEAD => $p, token => $READER, query => 'division=Scaled');
+    my $etag = req(GET => "/api$p", $READER)->header('ETag') // '"none"';
+    ex(304, GET => $p, token => $READER, headers => { 'If-None-Match' => $etag });
+    ex(304, HEAD => $p, token => $READER, headers => { 'If-None-Match' => $etag });
+    my $etag_rx = req(GET => "/api$p?division=RX", $READER)->header('ETag') // '"none"';
+    ex(304, GET => $p, token => $READER, query => 'division=RX', headers => { 'If-None-Match' => $etag_rx });
+    ex(304, HEAD => $p, token => $READER, query => 'division=RX', headers => { 'If-None-Match' => $etag_rx });
+    ex(400, GET => $p, token => $READER, query => 'division=RX&division=RX');
+    ex(400, GET => $p, token => $READER, query => 'division=%zz');
+    ex(400, HEAD => $p, token => $READER, query => 'division=%00');
+    ex(401, GET => $p);
+    ex(401, HEAD => $p);
+    ex(401, GET => $p, token => $UNKNOWN_TOKEN, query => 'division=RX');
+    ex(404, GET => $p, token => $READER, query => 'division=Nope');
+    ex(404, HEAD => $p, token => $READER, query => 'division=rx');
+    ex(204, OPTIONS => $p);
+    ex(405, PUT => $p, token => $EDITOR, body => '{}');
+    ex(405, POST => $p, token => $READER, body => '{}');
+    ex(405, DELETE => $p, token => $EDITOR);
+}
+ex(404, GET => "/competition/$NO/leaderboard", token => $READER);
+ex(404, HEAD => "/competition/$NO/leaderboard", token => $READER);
+ex(404, GET => "/competition/1/wod/$NO/leaderboard", token => $READER);
+ex(404, HEAD => "/competition/$NO/wod/11/leaderboard", token => $READER);
+ex(404, GET => '/competition/4/wod/11/leaderboard', token => $READER);   # a WOD of competition 1
+ex(404, GET => "/competition/$NO/leaderboard", token => $READER, query => 'division=%zz');
+ex(204, OPTIONS => "/competition/$NO/wod/$NO/leaderboard");
+ex(404, GET => '/competition/abc/leaderboard', token => $READER, component => 'NotFound');
+ex(404, GET => '/competition/1/wod/011/leaderboard', token => $READER, component => 'NotFound');
+
 # HEAD and OPTIONS on every route; no token; an unknown token
 for my $k ('competitions', @KINDS) {
     my $path = $k eq 'competitions' ? '/competition/' : $P{2}{$k};
@@ -252,6 +339,18 @@ ex(200, PUT => $VOIE, token => $EDITOR, req_valid => 1,
 ex(200, PUT => $VOIE, token => $EDITOR, req_valid => 1, body => { score => $lane->{score} });
 ex(200, PUT => "$VOIE/", token => $EDITOR, req_valid => 1, body => { score => $lane->{score} },
    headers => { 'Content-Type' => 'application/json; charset=utf-8' });
+# typed scores: $VOIE is a lane of a heat with a WOD (competition 2's first zone's first
+# heat); a tiebreak is a time; a score that does not fit the WOD's scoring is 400
+ex(200, PUT => $VOIE, token => $EDITOR, req_valid => 1, body => { tiebreak => '1:02.5' });
+ex(200, PUT => $VOIE, token => $EDITOR, req_valid => 1, body => { tiebreak => undef });
+ex(400, PUT => $VOIE, token => $EDITOR, req_valid => 1, body => { score => '7:61' });
+ex(400, PUT => $VOIE, token => $EDITOR, req_valid => 1, body => { score => 'not a score' });
+ex(400, PUT => $VOIE, token => $EDITOR, req_valid => 0, body => { tiebreak => 'CAP+3' });
+ex(400, PUT => $VOIE, token => $EDITOR, req_valid => 0, body => { tiebreak => 62 });
+# a heat without WOD (competition 2, heat 258): free text, empty included
+ex(200, PUT => $FREE{voie}, token => $EDITOR, req_valid => 1, body => { score => 'free text: 7:61' });
+ex(200, PUT => $FREE{voie}, token => $EDITOR, req_valid => 1, body => { score => '' });
+ex(200, PUT => $FREE{voie}, token => $EDITOR, req_valid => 1, body => { score => undef });
 # 400: what the request schema refuses, then what only the server can refuse
 for my $b ('{}', '{"bogus":1}', '{"number":1000}', '{"number":0}', '{"number":1.5}',
            '{"number":"2"}', '{"score":5}', '{"spot_id":154}', '{"spot_id":"0154"}',
@@ -294,9 +393,10 @@ is(json_cmp($after, $before), undef, "$VOIE is unchanged by the refused writes a
 
 if ($victim->{id}) {
     my $q = sub { defined $_[0] ? "'" . ($_[0] =~ s/'/''/gr) . "'" : 'NULL' };
-    my $sql = sprintf('INSERT INTO lane (id, heat_id, number, spot_id, score) VALUES (%s, %s, %s, %s, %s);',
+    my $sql = sprintf('INSERT INTO lane (id, heat_id, number, spot_id, score, tiebreak) '
+                      . 'VALUES (%s, %s, %s, %s, %s, %s);',
                       $victim->{id}, $victim->{heat_id}, $victim->{number},
-                      $victim->{spot_id} // 'NULL', $q->($victim->{score}));
+                      $victim->{spot_id} // 'NULL', $q->($victim->{score}), $q->($victim->{tiebreak}));
     my ($rc, $out) = db_exec($sql);
     diag($out) if $rc;
     my $back = decode(req(GET => "/api$VICTIM", $READER)) // {};
@@ -306,6 +406,92 @@ if ($victim->{id}) {
 else {
     fail('a lane to delete and restore');
 }
+
+# ---- lane history (variant A, editors only) ----
+# $VOIE has the updates above, $VICTIM ends with its delete (put back since, by hand)
+my $HIST = "$VOIE/history";
+my $NOHIST = "$P{2}{voies}$NO/history";   # a lane never seen in the heat
+my $hist = ex(200, GET => $HIST, token => $EDITOR);
+my $vhist = decode(ex(200, GET => "$VICTIM/history", token => $EDITOR)) // {};
+my $vlast = ref $vhist->{history} eq 'ARRAY' ? $vhist->{history}[-1] // {} : {};
+ok(($vlast->{action} // '') eq 'delete' && exists $vlast->{after} && !defined $vlast->{after},
+   "the history of $VICTIM ends with its delete (after: null)");
+ex(200, GET => "$P{1}{voie}/history/", token => $EDITOR);
+ex(200, GET => $HIST, token => $EDITOR, mount => '/a');
+ex(200, HEAD => $HIST, token => $EDITOR);
+my $hetag = $hist->header('ETag') // '"none"';
+ex(304, GET => $HIST, token => $EDITOR, headers => { 'If-None-Match' => $hetag });
+ex(304, HEAD => $HIST, token => $EDITOR, headers => { 'If-None-Match' => $hetag });
+ex(401, GET => $HIST);
+ex(401, HEAD => $HIST);
+ex(401, GET => $HIST, token => $UNKNOWN_TOKEN);
+ex(403, GET => $HIST, token => $READER);
+ex(403, HEAD => $HIST, token => $READER);
+ex(403, GET => $NOHIST, token => $READER);   # the role is checked before the existence
+ex(404, GET => $NOHIST, token => $EDITOR);
+ex(404, HEAD => $NOHIST, token => $EDITOR);
+ex(404, GET => "$P{1}{voies}" . ($VOIE =~ m{/([0-9]+)$})[0] . '/history', token => $EDITOR);
+ex(404, GET => $HIST, token => $EDITOR, mount => '/b');   # variant A disabled
+ex(404, OPTIONS => $HIST, mount => '/b');
+ex(204, OPTIONS => $HIST);
+ex(204, OPTIONS => $NOHIST);
+ex(405, PUT => $HIST, token => $EDITOR, body => '{}');
+ex(405, POST => $HIST, token => $EDITOR, body => '{}');
+ex(405, DELETE => $HIST, token => $EDITOR);
+
+# ---- long polls (If-None-Match + Prefer: wait=N), on any read route ----
+# 304 once the wait is over; 200 as soon as the data changes (a lane PUT by a child)
+my $lbetag = req(GET => "/api$LBA", $READER)->header('ETag') // '"none"';
+my @polls = (ex(304, GET => $HIST, token => $EDITOR,
+                headers => { 'If-None-Match' => $hetag, Prefer => 'wait=1' }),
+             ex(304, HEAD => $LBA, token => $READER,
+                headers => { 'If-None-Match' => $lbetag, Prefer => 'wait=1' }));
+{
+    my $pid = fork // die "fork: $!\n";
+    if (!$pid) {
+        Time::HiRes::sleep(0.5);
+        req(PUT => "/api$VOIE", $EDITOR, { tiebreak => '2:00' });
+        POSIX::_exit(0);
+    }
+    push @polls, ex(200, GET => $HIST, token => $EDITOR,
+                    headers => { 'If-None-Match' => $hetag, Prefer => 'wait=10' });
+    waitpid $pid, 0;
+    req(PUT => "/api$VOIE", $EDITOR, { tiebreak => $lane->{tiebreak} });   # as it was
+}
+is(join(' ', map { $_->header('Preference-Applied') // 'none' } @polls), 'wait=1 wait=1 wait=10',
+   'the long polls carry Preference-Applied');
+
+# ---- live updates: the event stream (both variants) ----
+my $EV = '/competition/2/events';
+my $ACCEPT = { Accept => 'text/event-stream' };
+# from the first record of competition 2 (every change above, deletes among them),
+# read until a delete; live only (the opening); a variant-B mount (the lane as "line")
+my (undef, $replayed) = ex_stream(200, $EV, token => $READER, headers => ['Last-Event-ID: 0'],
+                                  secs => 5, until => qr/"action":"delete"[^\n]*\n\n/);
+ok($replayed =~ /"action":"update"/ && $replayed =~ /"action":"delete"/,
+   'the replayed stream has update and delete events') or diag($replayed);
+ex_stream(200, "$EV/", token => $EDITOR, secs => 0.3);
+ex_stream(200, $EV, token => $READER, mount => '/b', headers => ['Last-Event-ID: 0'],
+          secs => 5, until => qr/"line":\{[^\n]*\n\n/);
+ex(200, HEAD => $EV, token => $READER, headers => $ACCEPT);
+ex(200, HEAD => "$EV/", token => $EDITOR, mount => '/b',
+   headers => { Accept => 'application/json, text/event-stream;q=0.5' });
+ex(406, GET => $EV, token => $READER);
+ex(406, GET => $EV, token => $READER, headers => { Accept => '*/*' });
+ex(406, GET => $EV, token => $READER, headers => { Accept => 'text/event-stream;q=0' });
+ex(406, HEAD => $EV, token => $READER, headers => { Accept => 'application/json' });
+ex(406, GET => "/competition/$NO/events", token => $READER);   # Accept before the existence
+ex(401, GET => $EV, headers => $ACCEPT);
+ex(401, HEAD => $EV, headers => $ACCEPT);
+ex(401, GET => $EV, token => $UNKNOWN_TOKEN);   # the token first
+ex(404, GET => "/competition/$NO/events", token => $READER, headers => $ACCEPT);
+ex(404, HEAD => "/competition/$NO/events", token => $READER, headers => $ACCEPT);
+ex(404, GET => '/competition/abc/events', token => $READER, headers => $ACCEPT, component => 'NotFound');
+ex(405, POST => $EV, token => $READER, body => '{}');
+ex(405, PUT => $EV, token => $EDITOR, body => '{}');
+ex(405, DELETE => $EV, token => $EDITOR, headers => $ACCEPT);
+ex(204, OPTIONS => $EV);
+ex(204, OPTIONS => "/competition/$NO/events", mount => '/b');
 
 # ---------------------------------------------------------------- validation
 

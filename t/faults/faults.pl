@@ -9,7 +9,12 @@
 #     503 in bounded time (no hang) while reads go on; writes work once it is free;
 #  4. graceful restarts under load: every request answered, none 5xx;
 #  5. a child killed (SIGKILL) while writing: the database passes integrity_check,
-#     no lane is half-applied, and the server goes on answering.
+#     no lane is half-applied, and the server goes on answering;
+#  4b. a graceful restart while event streams are open: the streams end, the clients
+#     reconnect with Last-Event-ID and miss none of the changes made meanwhile;
+#  6. a database of the previous release (schema version 1): 503 JSON on every route
+#     and a log line telling the admin to run `ranking-admin upgrade`; once it has
+#     run, the server answers without a restart, every row of the old data there.
 # Prints "N passed, M failed"; exits non-zero on any failure.
 use strict;
 use warnings;
@@ -23,6 +28,7 @@ use POSIX qw(_exit);
 use Time::HiRes qw(time sleep);
 use lib dirname(abs_path(__FILE__)) . '/../lib';
 use RkServer;
+use SseClient;
 
 *ok = \&RkServer::ok;
 
@@ -107,6 +113,77 @@ sub is_503_json {
     $s->stop;
 }
 
+# ---- 6. a database of the previous release, then upgraded ----------------------------
+{
+    my $old = "$tmp/v1/ranking.db";
+    make_path(dirname($old));
+    system("sqlite3 '$old' < '$root/t/upgrade/schema-v1.sql' >/dev/null") == 0 or die "v1 schema\n";
+    system("sqlite3 '$old' < '$root/t/upgrade/demo-v1.sql'") == 0 or die "v1 demo\n";
+    system('chown', '-R', 'www-data:', dirname($old)) == 0 or die "chown\n";
+    my $s = server('v1', $old);
+    my ($code, $data) = $s->call('POST', '/connect', undef,
+                                 { client_id => 'demo', client_secret => 'demo' });
+    ok(is_503_json($code, $data), 'schema version 1: /connect answers 503 JSON');
+    ($code, $data) = $s->call('GET', '/competition/', 'A' x 43);
+    ok(is_503_json($code, $data), 'schema version 1: a read answers 503 JSON');
+    ok($s->error_log =~ /schema version 1, this module needs version \d+: run `ranking-admin upgrade`/,
+       'schema version 1: the error log says to run ranking-admin upgrade');
+    my $out = `runuser -u www-data -- '$build/tools/ranking-admin' --params '$old' upgrade 2>&1`;
+    ok($? == 0 && $out =~ /from schema version 1 to/, 'schema version 1: ranking-admin upgrade ran')
+        or print "# $out";
+    my $token = $s->login('demo', 'demo');
+    ok(defined $token, 'upgraded: /connect works without a restart');
+    ($code, $data) = $s->call('GET', '/competition/1/zone/21/heat/201/voie/', $token);
+    ok($code == 200 && $data && @{ $data->{voies} } == 5
+       && (grep { ($_->{score} // '') eq 'CAP+12' && exists $_->{tiebreak} } @{ $data->{voies} }),
+       'upgraded: the old lanes are there, with the new tiebreak field');
+    ($code, $data) = $s->call('GET', '/competition/2', $token);
+    ok($code == 200 && $data && ($data->{competition}{ranking} // '') eq 'places',
+       'upgraded: competitions have the default ranking policy');
+    $s->stop;
+}
+
+# ---- 7. over HTTP/2 (h2c, mod_http2): reads, an event stream and a long poll ----------
+{
+    my $db2 = "$tmp/h2/ranking.db";
+    make_db($db2);
+    my $moddir = `apxs -q LIBEXECDIR`;
+    chomp $moddir;
+    my $s = RkServer->new(dir => "$tmp/h2srv", so => $so, driver => 'sqlite3', mpm => $mpm,
+                          params => "file:$db2?mode=rw",
+                          extra => "LoadModule http2_module $moddir/mod_http2.so\nProtocols h2c http/1.1");
+    push @servers, $s;
+    my $judge = $s->login('judge', 'judge');
+    my $url = "http://127.0.0.1:$s->{port}/api";
+    my $h2 = "curl -s --http2-prior-knowledge -H 'Authorization: Bearer $judge'";
+    my $out = `$h2 -o /dev/null -w '%{http_version} %{http_code}' $url/competition/2`;
+    ok($out eq '2 200', "h2c: a read over HTTP/2 ($out)");
+    my $sse = "$tmp/h2.sse";
+    my $pid = fork // die "fork: $!";
+    if (!$pid) {
+        { exec("timeout 6 $h2 -N -H 'Accept: text/event-stream' $url/competition/2/events > $sse 2>&1") }
+        _exit(1);
+    }
+    sleep 1;
+    my ($code) = $s->call('PUT', '/competition/2/zone/26/heat/251/voie/2001', $judge, { score => 'CAP+6' });
+    ok($code == 200, 'h2c: a lane PUT (HTTP/1.1)');
+    my $etag = `$h2 -s -D - -o /dev/null $url/competition/2/leaderboard` =~ /^etag: (\S+)/mi ? $1 : '';
+    my $lp = fork // die "fork: $!";
+    if (!$lp) {
+        my $got = `$h2 -o /dev/null -w '%{http_code}' -H 'If-None-Match: $etag' -H 'Prefer: wait=10' $url/competition/2/leaderboard`;
+        _exit($got eq '200' ? 0 : 1);
+    }
+    sleep 1;
+    ($code) = $s->call('PUT', '/competition/2/zone/26/heat/251/voie/2001', $judge, { score => 'CAP+7' });
+    waitpid $lp, 0;
+    ok($? == 0, 'h2c: a long poll over HTTP/2 answers 200 after a change');
+    waitpid $pid, 0;
+    my $text = do { local (@ARGV, $/) = ($sse); <> } // '';
+    ok($text =~ /^event: lane\ndata: .*"score":"CAP\+6"/m && $text =~ /"score":"CAP\+7"/,
+       'h2c: the event stream over HTTP/2 got both changes') or print "# $text\n";
+    $s->stop;
+}
+
 # ---- shared database for the next faults ------------------------------------------
 my $db = "$tmp/main/ranking.db";
 make_db($db);
@@ -123,7 +200,7 @@ ok(defined $judge && defined $demo, 'logins on the shared database');
     print $locker "BEGIN EXCLUSIVE;\nUPDATE lane SET score = 'locker' WHERE id = 2011;\n";
     sleep 0.5;
     my $t0 = time;
-    my ($code, $data) = $s->call('PUT', $lane, $judge, { score => 'while-locked' });
+    my ($code, $data) = $s->call('PUT', $lane, $judge, { score => '111 kg' });   # WOD 17: load
     my $took = time - $t0;
     ok(is_503_json($code, $data), 'locked database: a write answers 503 JSON');
     ok($took < 10, sprintf('locked database: within bounded time (%.1f s)', $took));
@@ -131,10 +208,10 @@ ok(defined $judge && defined $demo, 'logins on the shared database');
     ok($code == 200, 'locked database: reads go on (WAL)');
     print $locker "ROLLBACK;\n.quit\n";
     close $locker;
-    ($code, $data) = $s->call('PUT', $lane, $judge, { score => 'after-lock' });
-    ok($code == 200 && $data->{voie}{score} eq 'after-lock', 'locked database: writes work once free');
+    ($code, $data) = $s->call('PUT', $lane, $judge, { score => '112 kg' });
+    ok($code == 200 && $data->{voie}{score} eq '112 kg', 'locked database: writes work once free');
     ($code, $data) = $s->call('GET', $lane, $demo);
-    ok($code == 200 && $data->{voie}{score} eq 'after-lock', 'locked database: the refused write changed nothing else');
+    ok($code == 200 && $data->{voie}{score} eq '112 kg', 'locked database: the refused write changed nothing else');
 }
 
 # ---- 4. graceful restarts under load ----------------------------------------------
@@ -180,10 +257,41 @@ ok(defined $judge && defined $demo, 'logins on the shared database');
     ok($code == 200, 'graceful restarts: a token issued before still works');
 }
 
+# ---- 4b. event streams across a graceful restart ----------------------------------
+{
+    my $lane = '/competition/2/zone/26/heat/253/voie/2014';   # WOD 17: load
+    my @st = map { SseClient::open("127.0.0.1:$s->{port}", '/api/competition/2/events', $demo) } 1 .. 3;
+    ok(!grep({ $_->{head} !~ m{^HTTP/1\.1 200} } @st), 'three event streams open');
+    my ($code) = $s->call('PUT', $lane, $judge, { score => '120.01' });
+    my @seen = map { [ SseClient::events(SseClient::read($_, 5, qr/120\.01/)) ] } @st;
+    my $last = $seen[0][-1]{id} // 0;
+    ok($code == 200 && $last && !grep({ ($_->[-1]{id} // 0) != $last } @seen), 'each stream got the change');
+    $s->httpd('-k', 'graceful');
+    # changes made while the streams are down
+    for my $n (2 .. 4) {
+        my $ok = 0;
+        for (1 .. 50) {
+            ($code) = $s->call('PUT', $lane, $judge, { score => sprintf('120.%02d', $n) });
+            if ($code == 200) { $ok = 1; last; }
+            sleep 0.1;
+        }
+    }
+    SseClient::read($_, 10, undef) for @st;
+    ok(!grep({ !$_->{closed} } @st), 'the graceful restart ended every stream');
+    my @again = map { SseClient::open("127.0.0.1:$s->{port}", '/api/competition/2/events', $demo,
+                                      "Last-Event-ID: $last") } @st;
+    my @got = map { join ',', map { /"score":"([^"]+)"/ ? $1 : '?' } map { $_->{data} }
+                    SseClient::events(SseClient::read($_, 5, qr/120\.04/)) } @again;
+    ok(!grep({ $_ ne '120.02,120.03,120.04' } @got), 'reconnected with Last-Event-ID: nothing missed, in order')
+        or print "# got: @got\n";
+    SseClient::close($_) for @again;
+    $s->call('PUT', $lane, $judge, { score => '102kg' });   # as in the demo
+}
+
 # ---- 5. a child killed while writing ------------------------------------------
 {
     # each writer owns a lane and sets spot and score together; a lane is consistent
-    # when its score names its spot ("s<spot>-<n>")
+    # when its score names its spot ("<spot>.<n>", a load in kg: heat 253 is of WOD 17)
     my %pairs = (2011 => [151, 154], 2012 => [152, 155], 2014 => [153, 156]);
     my @pids;
     for my $lane (sort keys %pairs) {
@@ -196,7 +304,7 @@ ok(defined $judge && defined $demo, 'logins on the shared database');
                 my $spot = $pairs{$lane}[$n % 2];
                 # the spots of another lane are never taken: no 409
                 $s->call('PUT', "/competition/2/zone/26/heat/253/voie/$lane", $judge,
-                         { spot_id => "$spot", score => "s$spot-$n" }, $ua);
+                         { spot_id => "$spot", score => sprintf('%d.%02d', $spot, $n % 100) }, $ua);
                 $n++;
             }
             _exit(0);
@@ -218,7 +326,7 @@ ok(defined $judge && defined $demo, 'logins on the shared database');
     chomp $check;
     ok($check eq 'ok', "integrity_check after the kills: $check");
     my @bad = grep { length }
-        split /\n/, `sqlite3 '$db' "SELECT id FROM lane WHERE id IN (2011, 2012, 2014) AND score IS NOT NULL AND score NOT LIKE 's' || spot_id || '-%';"`;
+        split /\n/, `sqlite3 '$db' "SELECT id FROM lane WHERE id IN (2011, 2012, 2014) AND score IS NOT NULL AND score NOT LIKE spot_id || '.%';"`;
     ok(!@bad, 'no half-applied lane' . (@bad ? " (@bad)" : ''));
     my $ok = 0;
     for (1 .. 50) {

@@ -49,6 +49,10 @@ static const struct {
     { RK_ROUTE_B_HEAT,       RK_VARIANT_B, "/competition/#/heat/#" },
     { RK_ROUTE_B_LINES,      RK_VARIANT_B, "/competition/#/heat/#/line" },
     { RK_ROUTE_B_LINE,       RK_VARIANT_B, "/competition/#/heat/#/line/#" },
+    { RK_ROUTE_LEADERBOARD,  0,            "/competition/#/leaderboard" },
+    { RK_ROUTE_WOD_LEADERBOARD, 0,         "/competition/#/wod/#/leaderboard" },
+    { RK_ROUTE_A_VOIE_HISTORY, RK_VARIANT_A, "/competition/#/zone/#/heat/#/voie/#/history" },
+    { RK_ROUTE_EVENTS,       0,            "/competition/#/events" },
 };
 #define NREF (sizeof(ref) / sizeof(ref[0]))
 
@@ -146,10 +150,15 @@ static void check_route(const char *path, size_t plen, unsigned mask, const rk_r
     k = ref_index(r->id);
     CHECK(k >= 0);
     CHECK(r->nids == count_ids(ref[k].tmpl));
-    /* lists: every route whose last segment is a word, except /connect */
-    CHECK(rk_route_is_list(r->id)
-          == (r->id != RK_ROUTE_CONNECT
-              && ref[k].tmpl[strlen(ref[k].tmpl) - 1] != '#'));
+    /* lists: every route whose last segment is a word naming a collection (not
+     * /connect, a leaderboard or the event stream) */
+    {
+        const char *last = strrchr(ref[k].tmpl, '/') + 1;
+
+        CHECK(rk_route_is_list(r->id)
+              == (strcmp(last, "#") != 0 && strcmp(last, "connect") != 0
+                  && strcmp(last, "leaderboard") != 0 && strcmp(last, "events") != 0));
+    }
     /* the Allow value lists exactly the methods of rk_route_methods */
     {
         char allow[64], *save = NULL, *w;

@@ -4,7 +4,10 @@ package RankingTest;
 #   - JSON checks: decode, json_cmp (JSON types matter: "1" is not 1), check_json,
 #     check_error;
 #   - the expected data of competition 1 (and 3), written by hand from sql/demo.sql,
-#     and the table of every read route with its expected body (read_routes).
+#     and the table of every read route with its expected body (read_routes);
+#   - competition 1's leaderboards, worked out by hand (lb1_wod, lb1_overall);
+#   - competition 2 (the write competition): its spots' names (%SPOT2) and heat 258,
+#     the heat WITHOUT WOD where free-text scores are legal (%FREE, free_lanes).
 # The expectations are deliberately NOT computed from the database: they are what a
 # client reading the contract (API.md) and the demo data must receive.
 use strict;
@@ -27,6 +30,7 @@ our @EXPORT = qw(
     %COMP %WOD %SPOT %ZONE %HEAT %LANE
     @COMP_ORDER @WOD_ORDER @SPOT_ORDER @ZONE_ORDER @HEAT_B_ORDER %HEAT_A_ORDER %LANE_ORDER
     read_routes lane_obj heat_obj check_reads tests_declared_ok
+    lb1_wod lb1_overall %SPOT2 %FREE free_lanes
     WWW_AUTH WWW_AUTH_INVALID
 );
 
@@ -364,16 +368,23 @@ sub check_405 {
 our %COMP = (
     1 => { id => '1', name => 'Paris Throwdown 2026', location => 'Halle Georges Carpentier, Paris',
            start_date => '2026-11-21', end_date => '2026-11-22', timezone => 'Europe/Paris',
-           status => 'in_progress' },
+           status => 'in_progress', ranking => 'places' },
     2 => { id => '2', name => 'Northern Throwdown 2026', location => 'Lille Grand Palais, Lille',
            start_date => '2026-11-20', end_date => '2026-11-22', timezone => 'Europe/Paris',
-           status => 'in_progress' },
+           status => 'in_progress', ranking => 'places' },
     3 => { id => '3', name => 'Lake Geneva Winter Games 2027',
            location => 'Centre sportif du Bout-du-Monde, Genève',
            start_date => '2027-02-06', end_date => '2027-02-07', timezone => 'Europe/Zurich',
-           status => 'upcoming' },
+           status => 'upcoming', ranking => 'places' },
+    # the ranking demos (their leaderboards: t/api/50_leaderboard.t)
+    4 => { id => '4', name => 'Lyon Winter Showdown 2026', location => 'Halle Tony Garnier, Lyon',
+           start_date => '2026-11-14', end_date => '2026-11-15', timezone => 'Europe/Paris',
+           status => 'finished', ranking => 'places' },
+    5 => { id => '5', name => 'Bordeaux Chart Challenge 2026', location => 'Hangar 14, Bordeaux',
+           start_date => '2026-11-07', end_date => '2026-11-07', timezone => 'Europe/Paris',
+           status => 'finished', ranking => 'chart100' },
 );
-our @COMP_ORDER = (2, 1, 3);   # start_date, id
+our @COMP_ORDER = (5, 4, 2, 1, 3);   # start_date, id
 
 our %WOD = (
     11 => { id => '11', competition_id => '1', name => 'Partner Fran',
@@ -432,11 +443,11 @@ our %HEAT = (
 our @HEAT_B_ORDER = (203, 202, 201, 204, 207, 205, 206);
 our %HEAT_A_ORDER = (21 => [202, 201, 205, 206], 22 => [203, 204], 23 => []);
 
-# lane_obj(ID, HEAT, NUMBER, SPOT_ID, SPOT_NAME, SCORE)
-sub lane_obj { my ($id, $heat, $number, $spot, $spot_name, $score) = @_;
+# lane_obj(ID, HEAT, NUMBER, SPOT_ID, SPOT_NAME, SCORE[, TIEBREAK])
+sub lane_obj { my ($id, $heat, $number, $spot, $spot_name, $score, $tiebreak) = @_;
     return { id => "$id", heat_id => "$heat", number => $number,
              spot_id => defined $spot ? "$spot" : undef, spot_name => $spot_name,
-             score => $score } }
+             score => $score, tiebreak => $tiebreak } }
 sub lane_ { my ($id, $heat, $number, $spot, $score) = @_;
     return lane_obj($id, $heat, $number, $spot, defined $spot ? $SPOT{$spot}{name} : undef, $score) }
 our %LANE = (
@@ -482,11 +493,112 @@ our %LANE_ORDER = (
     207 => [1021, 1020],
 );
 
+# ---- competition 1's leaderboards (policy places), by hand from sql/demo.sql ----
+# WOD 13 (load): RX 104 192kg, 102 185kg, 109 171kg, 101 168kg; Masters 106 141kg,
+# 108 133kg; Scaled 103 120kg, 107 112kg; no division 105 150kg.
+# WOD 11 (time, cap 480 s): RX 104 05:48, 102 06:12, 109 07:03, 101 CAP+12 (after
+# every finished time); Masters 106 06:55 (heat 204), 108 07:20 (heat 207, no zone);
+# Scaled 103 07:31, 107 07:59; no division 105 07:45.
+# WOD 12 (reps, heat 205 running): RX 102 212, 109 198, 104 and 101 no score yet (2
+# placed + 1 = 3 points); Masters and Scaled: no lane at all (0 placed + 1 = 1 point);
+# no division 105 187.
+# WOD 14 (the final): no team in a lane yet, every spot 1 point, no rank.
+# Overall: RX 104 = 1+1+3+1 = 6 and 102 = 2+2+1+1 = 6: countback, 104 has two 1st
+# places and 102 one, so 104 is 1st; 109 = 9, 101 = 12.  Masters 106 = 4, 108 = 6;
+# Scaled 103 = 4, 107 = 6; no division 105 = 4.
+my @LB1_DIVS = ('Masters', 'RX', 'Scaled', undef);   # byte order, no division last
+my %LB1_WOD = (   # wod => division => [rank, points, spot, score, heat, lane]
+    13 => { Masters => [[1, 1, 106, '141kg', 203, 1009], [2, 2, 108, '133kg', 203, 1010]],
+            RX => [[1, 1, 104, '192kg', 202, 1002], [2, 2, 102, '185kg', 202, 1001],
+                   [3, 3, 109, '171kg', 202, 1003], [4, 4, 101, '168kg', 202, 1004]],
+            Scaled => [[1, 1, 103, '120kg', 203, 1007], [2, 2, 107, '112kg', 203, 1008]],
+            '' => [[1, 1, 105, '150kg', 202, 1006]] },
+    11 => { Masters => [[1, 1, 106, '06:55', 204, 1018], [2, 2, 108, '07:20', 207, 1021]],
+            RX => [[1, 1, 104, '05:48', 201, 1012], [2, 2, 102, '06:12', 201, 1011],
+                   [3, 3, 109, '07:03', 201, 1013], [4, 4, 101, 'CAP+12', 201, 1014]],
+            Scaled => [[1, 1, 103, '07:31', 204, 1016], [2, 2, 107, '07:59', 204, 1017]],
+            '' => [[1, 1, 105, '07:45', 201, 1015]] },
+    12 => { Masters => [[undef, 1, 108], [undef, 1, 106]],   # by bib: 8, then 10
+            RX => [[1, 1, 102, '212', 205, 1022], [2, 2, 109, '198', 205, 1024],
+                   [undef, 3, 104, undef, 205, 1023], [undef, 3, 101, undef, 205, 1025]],
+            Scaled => [[undef, 1, 103], [undef, 1, 107]],
+            '' => [[1, 1, 105, '187', 205, 1026]] },
+    14 => { Masters => [[undef, 1, 108], [undef, 1, 106]],
+            RX => [[undef, 1, 109], [undef, 1, 104], [undef, 1, 102], [undef, 1, 101]],
+            Scaled => [[undef, 1, 103], [undef, 1, 107]],
+            '' => [[undef, 1, 105]] },
+);
+my %LB1_WOD_SCORING = (11 => 'time', 12 => 'reps', 13 => 'load', 14 => 'time');
+my %LB1_OVERALL = (   # division => [rank, total, spot]
+    Masters => [[1, 4, 106], [2, 6, 108]],
+    RX => [[1, 6, 104], [2, 6, 102], [3, 9, 109], [4, 12, 101]],
+    Scaled => [[1, 4, 103], [2, 6, 107]],
+    '' => [[1, 4, 105]],
+);
+
+sub lb1_entry {
+    my ($rank, $points, $spot, $score, $heat, $lane) = @{ $_[0] };
+    return { rank => $rank, points => $points, spot_id => "$spot", spot_name => $SPOT{$spot}{name},
+             bib => $SPOT{$spot}{bib}, score => $score, tiebreak => undef,
+             heat_id => defined $heat ? "$heat" : undef, lane_id => defined $lane ? "$lane" : undef };
+}
+
+# lb1_wod(WOD[, DIVISION]) -> the expected body of GET /competition/1/wod/WOD/leaderboard
+# (with ?division=DIVISION: that division only)
+sub lb1_wod {
+    my ($w, $only) = @_;
+    my @divs = grep { !defined $only || (defined $_ && $_ eq $only) } @LB1_DIVS;
+    return { status => 'success', leaderboard => {
+        competition_id => '1', wod_id => "$w", scoring => $LB1_WOD_SCORING{$w}, ranking => 'places',
+        divisions => [map { my $d = $_;
+            { division => $d, entries => [map { lb1_entry($_) } @{ $LB1_WOD{$w}{$d // ''} }] } } @divs] } };
+}
+
+# lb1_overall([DIVISION]) -> the expected body of GET /competition/1/leaderboard
+sub lb1_overall {
+    my ($only) = @_;
+    my @divs = grep { !defined $only || (defined $_ && $_ eq $only) } @LB1_DIVS;
+    my @wods = @WOD_ORDER;
+    return { status => 'success', leaderboard => {
+        competition_id => '1', ranking => 'places', wods => [map { "$_" } @wods],
+        divisions => [map { my $d = $_;
+            { division => $d, entries => [map {
+                my ($rank, $total, $spot) = @$_;
+                my @results = map {
+                    my $w = $_;
+                    my ($e) = grep { $_->[2] == $spot } @{ $LB1_WOD{$w}{$d // ''} };
+                    { wod_id => "$w", rank => $e->[0], points => $e->[1], score => $e->[3] }
+                } @wods;
+                { rank => $rank, points => $total, spot_id => "$spot", spot_name => $SPOT{$spot}{name},
+                  bib => $SPOT{$spot}{bib}, results => \@results }
+            } @{ $LB1_OVERALL{$d // ''} }] } } @divs] } };
+}
+
+# ---- competition 2 (write tests) ----
+our %SPOT2 = (151 => 'Lille Lifting Club', 152 => "Les Ch'tis Costauds",
+              153 => 'Double Under Dynamos', 154 => 'Snatch Squad', 155 => 'Box Jump Brigade',
+              156 => 'Masters of Disaster', 157 => 'Grey Hair Gainz', 158 => 'Pull-Up Posse',
+              159 => 'Row Row Row', 160 => 'Hang Clean Heroes');
+# Heat 258 of competition 2 (zone 26, 6 lanes) has no WOD: any score of at most 64
+# characters is legal there, typed scores are not checked (API.md, "Typed scores").
+# Lane 2029 is empty (number 3): free-text writes go there and put it back.
+our %FREE = (competition => 2, zone => 26, heat => 258, lane => 2029,
+             voie => '/competition/2/zone/26/heat/258/voie/2029',
+             line => '/competition/2/heat/258/line/2029');
+# free_lanes() -> the lanes of heat 258 as in the demo data (number order)
+sub free_lanes {
+    my $l = sub { my ($id, $n, $spot, $score) = @_;
+                  lane_obj($id, 258, $n, $spot, defined $spot ? $SPOT2{$spot} : undef, $score) };
+    return ($l->(2027, 1, 151, 'warm-up done'), $l->(2028, 2, 155, undef), $l->(2029, 3),
+            $l->(2030, 5, 159, "late \x{2014} judge \x{c9}mile"));
+}
+
 sub ok_list { my ($key, $list) = @_; return { status => 'success', $key => $list } }
 sub ok_one  { my ($key, $obj) = @_;  return { status => 'success', $key => $obj } }
 
 # read_routes() -> list of { path, variant (common|A|B), expected, list (1|0), key }
-# for every read route of competition 1 (and the empty lists of competition 3),
+# for every read route of competition 1 (the details of competitions 2 to 5, and the
+# empty lists of competition 3),
 # relative to a mount, without trailing slash on details and with one on lists
 # (as the seed writes them).
 sub read_routes {
@@ -496,7 +608,7 @@ sub read_routes {
                    expected => $list ? ok_list($key, $exp) : ok_one($key, $exp), list => $list } };
 
     $add->('/competition/', 'common', 'competitions', [map { $COMP{$_} } @COMP_ORDER], 1);
-    $add->("/competition/$_", 'common', 'competition', $COMP{$_}, 0) for 1, 2, 3;
+    $add->("/competition/$_", 'common', 'competition', $COMP{$_}, 0) for 1 .. 5;
     $add->('/competition/1/wod/', 'common', 'wods', [map { $WOD{$_} } @WOD_ORDER], 1);
     $add->("/competition/1/wod/$_", 'common', 'wod', $WOD{$_}, 0) for @WOD_ORDER;
     $add->('/competition/1/spot/', 'common', 'spots', [map { $SPOT{$_} } @SPOT_ORDER], 1);

@@ -5,7 +5,9 @@
 #  - a token issued by one is accepted by the other;
 #  - a lane PUT through one is read back through the other at once;
 #  - revoking a user (ranking-admin) locks them out of both at once;
-#  - concurrent lane writers spread over both servers lose no update.
+#  - concurrent lane writers spread over both servers lose no update;
+#  - a lane change through one server reaches an event stream open on the other, and
+#    a long poll waiting on the other answers with the new data.
 # Starts a throwaway PostgreSQL (t/pg/pg-server.sh) and both servers, stops them all.
 # Prints "N passed, M failed" and exits non-zero on any failure.
 use strict;
@@ -16,8 +18,10 @@ use File::Path qw(remove_tree);
 use File::Temp qw(tempdir);
 use LWP::UserAgent;
 use POSIX qw(_exit);
+use Time::HiRes ();
 use lib dirname(abs_path(__FILE__)) . '/../lib';
 use RkServer;
+use SseClient;
 
 *ok = \&RkServer::ok;
 
@@ -59,7 +63,7 @@ my ($a, $b) = @servers;
 my $demo = $a->login('demo', 'demo');
 ok(defined $demo, 'demo logs in on server A');
 my ($code, $data) = $b->call('GET', '/competition/', $demo);
-ok($code == 200 && @{ $data->{competitions} } == 3, 'server B accepts the token of server A');
+ok($code == 200 && @{ $data->{competitions} } == 5, 'server B accepts the token of server A');
 my $judge = $b->login('judge', 'judge');
 ok(defined $judge, 'judge logs in on server B');
 ($code) = $a->call('GET', '/competition/1', $judge);
@@ -67,13 +71,14 @@ ok($code == 200, 'server A accepts the token of server B');
 
 # ---- a write through one is read through the other at once ---------------------
 my $lane = '/competition/2/zone/26/heat/255/voie/2017';
-($code, $data) = $a->call('PUT', $lane, $judge, { score => 'two-servers-1' });
-ok($code == 200 && $data->{voie}{score} eq 'two-servers-1', 'PUT through server A');
+# heat 255 is of WOD 18 (reps): a score is a number of reps
+($code, $data) = $a->call('PUT', $lane, $judge, { score => '4242' });
+ok($code == 200 && $data->{voie}{score} eq '4242', 'PUT through server A');
 ($code, $data) = $b->call('GET', '/competition/2/heat/255/line/2017', $judge);
-ok($code == 200 && $data->{line}{score} eq 'two-servers-1',
+ok($code == 200 && $data->{line}{score} eq '4242',
    'server B reads the new score at once (variant B)');
 ($code, $data) = $b->call('GET', $lane, $demo);
-ok($code == 200 && $data->{voie}{score} eq 'two-servers-1',
+ok($code == 200 && $data->{voie}{score} eq '4242',
    'server B reads the new score at once (variant A)');
 
 # ---- revoking a user locks them out of both --------------------------------------
@@ -90,7 +95,8 @@ ok(defined $again && ($a->call('GET', '/competition/', $again))[0] == 200,
 # ---- concurrent writers over both servers ---------------------------------------
 # each writer owns one lane of heat 253 (zone 26) and sets its score N times,
 # alternating between the two servers; every answer must be 200 and the final
-# score of each lane that writer's last value.
+# score of each lane that writer's last value (heat 253 is of WOD 17, load: a score
+# "<writer + 1>.<round>" is a load in kg, distinct per writer and round).
 my @lanes = (2011, 2012, 2013, 2014);
 my $rounds = 25;
 my @pids;
@@ -101,7 +107,7 @@ for my $w (0 .. $#lanes) {
         my $bad = 0;
         for my $n (1 .. $rounds) {
             my ($c) = $servers[$n % 2]->call('PUT', "/competition/2/zone/26/heat/253/voie/$lanes[$w]",
-                                             $judge, { score => "w$w-$n" }, $ua);
+                                             $judge, { score => sprintf('%d.%02d', $w + 1, $n) }, $ua);
             $bad++ if $c != 200;
         }
         _exit($bad ? 1 : 0);
@@ -116,8 +122,35 @@ for my $pid (@pids) {
 ok($writers_ok, scalar(@lanes) . " writers x $rounds PUTs over both servers: all 200");
 ($code, $data) = $b->call('GET', '/competition/2/zone/26/heat/253/voie/', $judge);
 my %score = map { $_->{id} => $_->{score} } @{ $data->{voies} || [] };
-ok(!grep({ ($score{$lanes[$_]} // '') ne "w$_-$rounds" } 0 .. $#lanes),
+ok(!grep({ ($score{$lanes[$_]} // '') ne sprintf('%d.%02d', $_ + 1, $rounds) } 0 .. $#lanes),
    "final state: each writer's last value on its lane");
+
+# ---- live updates across servers -------------------------------------------------
+{
+    my $st = SseClient::open("127.0.0.1:$b->{port}", '/api/competition/2/events', $judge);
+    ok($st->{head} =~ m{^HTTP/1\.1 200}, 'an event stream open on server B');
+    my ($etag) = map { $_->header('ETag') }
+        (LWP::UserAgent->new->get($b->url('/competition/2/leaderboard'), Authorization => "Bearer $judge"));
+    my $pid = fork // die "fork: $!";
+    if (!$pid) {
+        # a long poll on server B, waiting for a change
+        my $res = LWP::UserAgent->new(timeout => 30)->get($b->url('/competition/2/leaderboard'),
+            Authorization => "Bearer $judge", 'If-None-Match' => $etag, Prefer => 'wait=20');
+        _exit($res->code == 200 && ($res->header('ETag') // '') ne $etag ? 0 : 1);
+    }
+    sleep 1;
+    my $t0 = Time::HiRes::time();
+    ($code, $data) = $a->call('PUT', $lane, $judge, { score => '4343' });
+    ok($code == 200, 'a lane PUT through server A');
+    my $text = SseClient::read($st, 5, qr/4343/);
+    my @ev = SseClient::events($text);
+    ok(@ev && $ev[-1]{data} =~ /"score":"4343"/ && Time::HiRes::time() - $t0 < 2,
+       sprintf('the change reached the stream on server B within 2 s (%.2f s)', Time::HiRes::time() - $t0))
+        or print "# $text\n";
+    waitpid $pid, 0;
+    ok($? == 0, 'a long poll on server B answered 200 with the new data');
+    SseClient::close($st);
+}
 
 for my $i (0, 1) {
     my @bad = grep { /ranking:error|database is locked/ } split /\n/, $servers[$i]->error_log;

@@ -23,9 +23,17 @@
 //     405 answers to undeclared methods are listed there);
 //   - every required header of that response must be present and every declared
 //     header must validate against its schema;
-//   - a response with content: Content-Type must be one of its media types, the body
-//     UTF-8 JSON validating against the media type's schema (JSON Schema 2020-12,
-//     Ajv, formats asserted); a response without content (204, HEAD): empty body;
+//   - a response with content: Content-Type must be one of its media types and the
+//     body UTF-8; a JSON media type (application/json, */*+json): the body parsed as
+//     JSON validates against the media type's schema (JSON Schema 2020-12, Ajv,
+//     formats asserted); any other media type: the body, as a string, validates
+//     against the schema; text/event-stream besides: the body is split into events
+//     (the rules of the HTML standard), and when the media type object names a
+//     schema in "x-event-data", the data of every event (its "data:" lines joined)
+//     parsed as JSON validates against it.  An event stream never ends: the caller
+//     sends what it read within a time limit, and an unfinished last event (no empty
+//     line after it) is not checked, as a client would not dispatch it.  A response
+//     without content (204, HEAD): empty body;
 //   - with request_body_b64 and an operation with a requestBody: request_valid tells
 //     whether the request body validates against the request schema (the caller
 //     decides what it expects).
@@ -117,7 +125,8 @@ function collectSchemas(node, ptr) {
     for (const [k, v] of Object.entries(node)) {
         const p = `${ptr}/${esc(k)}`;
         if (k === 'example' || k === 'examples') continue;   // example values
-        if (k === 'schema' || ptr === '#/components/schemas') {
+        // "x-event-data": the schema of an event stream's data (see checkExchange)
+        if (k === 'schema' || k === 'x-event-data' || ptr === '#/components/schemas') {
             SCHEMA_KEYS.set(p, `s${SCHEMA_KEYS.size}`);
             DEFS[SCHEMA_KEYS.get(p)] = v;
         } else {
@@ -256,6 +265,34 @@ function mediaType(ct) {
     return (ct ?? '').split(';')[0].trim().toLowerCase();
 }
 
+const isJson = (mt) => mt === 'application/json' || /^[a-z0-9.+-]+\/[a-z0-9.+-]*\+json$/.test(mt);
+
+// The events of a text/event-stream body, as a client dispatches them (HTML standard,
+// "Server-sent events", interpreting an event stream): [{id, event, data}], data being
+// the "data:" lines joined by LF; an event without data, and the unfinished last one
+// (no empty line after it), are not dispatched.
+function sseEvents(text) {
+    const events = [];
+    let data = null, event = null, id = null;
+    const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
+    lines.pop();   // what follows the last line break: not a complete line
+    for (const line of lines) {
+        if (line === '') {
+            if (data !== null) events.push({ id, event: event ?? 'message', data: data.replace(/\n$/, '') });
+            data = event = null;
+            continue;
+        }
+        if (line.startsWith(':')) continue;   // a comment
+        const colon = line.indexOf(':');
+        const field = colon < 0 ? line : line.slice(0, colon);
+        const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+        if (field === 'data') data = (data ?? '') + value + '\n';
+        else if (field === 'event') event = value;
+        else if (field === 'id' && !value.includes('\0')) id = value;
+    }
+    return events;
+}
+
 function checkExchange(ex, result) {
     const errors = result.errors;
     const method = String(ex.method ?? '').toLowerCase();
@@ -321,17 +358,33 @@ function checkExchange(ex, result) {
             } catch {
                 errors.push('the body is not UTF-8');
             }
-            if (text !== undefined) {
+            if (text !== undefined && isJson(mt)) {
                 try {
                     value = JSON.parse(text);
                 } catch (e) {
                     errors.push(`the body is not JSON (${e.message}): ${text.slice(0, 200)}`);
                 }
+            } else {
+                value = text;   // a text media type: the schema describes the string
             }
             if (value !== undefined) {
                 const sPtr = `${respPtr}/content/${esc(mt)}/schema`;
                 if (!content[mt].schema) errors.push(`${sPtr}: no schema`);
                 else for (const e of validate(sPtr, value)) errors.push(`body ${e}`);
+            }
+            if (text !== undefined && mt === 'text/event-stream' && content[mt]['x-event-data']) {
+                const dPtr = `${respPtr}/content/${esc(mt)}/x-event-data`;
+                for (const [i, ev] of sseEvents(text).entries()) {
+                    const name = `event ${i + 1} (id ${ev.id ?? 'none'}, ${ev.event})`;
+                    let data;
+                    try {
+                        data = JSON.parse(ev.data);
+                    } catch (e) {
+                        errors.push(`${name}: data is not JSON (${e.message}): ${ev.data.slice(0, 200)}`);
+                        continue;
+                    }
+                    for (const e of validate(dPtr, data)) errors.push(`${name}: data ${e}`);
+                }
             }
         }
     }

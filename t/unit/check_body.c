@@ -1,5 +1,5 @@
 /* check_body.c: Check unit tests of rk_body (POST /connect and lane PUT bodies).
- * Contract: shared/API.md "Writing a lane", "Authentication"; doc/design.md. */
+ * Contract: doc/api.md "Writing a lane", "Authentication"; doc/design.md. */
 #include <check.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* check_json.c: Check unit tests of rk_json (response shaping: rk_json_answer, the writer,
  * checked against literal answers and, on random rows, against jansson's dump).
- * Contract: shared/API.md "Bodies" (field names, order and types) and "Other errors". */
+ * Contract: doc/api.md "Bodies" (field names, order and types) and "Other errors". */
 #include <check.h>
 #include <errno.h>
 #include <stdio.h>
@@ -28,14 +28,16 @@ typedef struct {
 #define Z RK_F_NSTR
 
 static const res_case cases[] = {
-    { &rk_res_competition, "competition", "competitions", 7,
-      { "id", "name", "location", "start_date", "end_date", "timezone", "status" },
-      { I, S, Z, Z, Z, Z, Z },
-      { "1", "Open de Paris", "Paris", "2026-11-21", "2026-11-22", "Europe/Paris", "upcoming" },
+    { &rk_res_competition, "competition", "competitions", 8,
+      { "id", "name", "location", "start_date", "end_date", "timezone", "status", "ranking" },
+      { I, S, Z, Z, Z, Z, Z, Z },
+      { "1", "Open de Paris", "Paris", "2026-11-21", "2026-11-22", "Europe/Paris", "upcoming",
+        "chart100" },
       "{\"id\":\"1\",\"name\":\"Open de Paris\",\"location\":\"Paris\",\"start_date\":\"2026-11-21\","
-      "\"end_date\":\"2026-11-22\",\"timezone\":\"Europe/Paris\",\"status\":\"upcoming\"}",
+      "\"end_date\":\"2026-11-22\",\"timezone\":\"Europe/Paris\",\"status\":\"upcoming\","
+      "\"ranking\":\"chart100\"}",
       "{\"id\":null,\"name\":\"\",\"location\":null,\"start_date\":null,\"end_date\":null,"
-      "\"timezone\":null,\"status\":null}" },
+      "\"timezone\":null,\"status\":null,\"ranking\":null}" },
     { &rk_res_wod, "wod", "wods", 7,
       { "id", "name", "description", "competition_id", "position", "scoring", "time_cap" },
       { I, S, S, I, N, Z, N },
@@ -66,22 +68,22 @@ static const res_case cases[] = {
       "\"start_time\":\"2026-11-21T09:30:00Z\",\"status\":\"scheduled\"}",
       "{\"id\":null,\"competition_id\":null,\"zone_id\":null,\"wod_id\":null,\"number\":null,"
       "\"start_time\":null,\"status\":null}" },
-    { &rk_res_voie, "voie", "voies", 6,
-      { "id", "heat_id", "number", "spot_id", "spot_name", "score" },
-      { I, I, N, I, Z, Z },
-      { "900", "40", "3", "7", "Les Costauds", "07:45" },
+    { &rk_res_voie, "voie", "voies", 7,
+      { "id", "heat_id", "number", "spot_id", "spot_name", "score", "tiebreak" },
+      { I, I, N, I, Z, Z, Z },
+      { "900", "40", "3", "7", "Les Costauds", "07:45", "1:02.5" },
       "{\"id\":\"900\",\"heat_id\":\"40\",\"number\":3,\"spot_id\":\"7\","
-      "\"spot_name\":\"Les Costauds\",\"score\":\"07:45\"}",
+      "\"spot_name\":\"Les Costauds\",\"score\":\"07:45\",\"tiebreak\":\"1:02.5\"}",
       "{\"id\":null,\"heat_id\":null,\"number\":null,\"spot_id\":null,\"spot_name\":null,"
-      "\"score\":null}" },
-    { &rk_res_line, "line", "lines", 6,
-      { "id", "heat_id", "number", "spot_id", "spot_name", "score" },
-      { I, I, N, I, Z, Z },
-      { "901", "41", "1", "8", "Team 8", "212" },
+      "\"score\":null,\"tiebreak\":null}" },
+    { &rk_res_line, "line", "lines", 7,
+      { "id", "heat_id", "number", "spot_id", "spot_name", "score", "tiebreak" },
+      { I, I, N, I, Z, Z, Z },
+      { "901", "41", "1", "8", "Team 8", "212", "0:58" },
       "{\"id\":\"901\",\"heat_id\":\"41\",\"number\":1,\"spot_id\":\"8\","
-      "\"spot_name\":\"Team 8\",\"score\":\"212\"}",
+      "\"spot_name\":\"Team 8\",\"score\":\"212\",\"tiebreak\":\"0:58\"}",
       "{\"id\":null,\"heat_id\":null,\"number\":null,\"spot_id\":null,\"spot_name\":null,"
-      "\"score\":null}" },
+      "\"score\":null,\"tiebreak\":null}" },
 };
 #define NCASES ((int)(sizeof cases / sizeof cases[0]))
 
@@ -286,7 +288,7 @@ START_TEST(test_row_utf8_and_escapes)
     for (int i = 0; i < 64; i++)
         memcpy(score + 4 * i, "\xf0\x9f\x98\x80", 4);
     score[256] = '\0';
-    const char *l[] = { "1", "2", "3", NULL, NULL, score };
+    const char *l[] = { "1", "2", "3", NULL, NULL, score, NULL };
     char *d = write_row(&rk_res_voie, l);
     ck_assert_ptr_nonnull(strstr(d, score));
     ck_assert_ptr_null(strstr(d, "\\u"));
@@ -335,6 +337,11 @@ static json_t *oracle_value(rk_ftype type, const char *v)
         errno = 0;
         n = strtoll(v, &end, 10);
         return errno || end == v || *end ? json_null() : json_integer((json_int_t)n);
+    case RK_F_JSON:
+        /* JSON kept as text: the value it holds (the differential test's resources
+         * have none; test_history_rows covers them) */
+        j = v ? json_loads(v, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, NULL) : NULL;
+        return j ? j : json_null();
     }
     return json_null();
 }
@@ -377,6 +384,43 @@ static unsigned rnd(unsigned n)
     rnd_state = rnd_state * 1103515245u + 12345u;
     return (rnd_state >> 16) % n;
 }
+
+/* A lane's change: before and after are JSON kept as text, written as they are when
+ * they are one valid JSON value, else null; rk_json_object is the row of an answer. */
+START_TEST(test_history_rows)
+{
+    const char *lane = "{\"id\":\"9\",\"score\":\"7:45\",\"tiebreak\":null}";
+    const char *row[] = { "81", "2026-11-21T09:31:02Z", "judge", "update", lane, lane };
+    const char *del[] = { "82", "2026-11-21T09:32:00Z", "judge", "delete", lane, NULL };
+    const char *bad[] = { "83", "x", "u\"q", "update", "{\"a\":1", "{\"a\":1,\"a\":2}" };
+    char *a;
+    size_t n;
+    char obj[256];
+
+    ck_assert_str_eq(rk_res_history.plural, "history");
+    ck_assert_int_eq(rk_res_history.nfields, 6);
+    a = write_row(&rk_res_history, row);
+    ck_assert_str_eq(a, "{\"id\":\"81\",\"at\":\"2026-11-21T09:31:02Z\",\"user\":\"judge\","
+                        "\"action\":\"update\",\"before\":{\"id\":\"9\",\"score\":\"7:45\","
+                        "\"tiebreak\":null},\"after\":{\"id\":\"9\",\"score\":\"7:45\",\"tiebreak\":null}}");
+    free(a);
+    a = write_row(&rk_res_history, del);
+    ck_assert_ptr_nonnull(strstr(a, "\"after\":null}"));
+    free(a);
+    /* not JSON, or a duplicate key: null, never text that breaks the answer */
+    a = write_row(&rk_res_history, bad);
+    ck_assert_ptr_nonnull(strstr(a, "\"before\":null,\"after\":null}"));
+    ck_assert_ptr_nonnull(strstr(a, "\"user\":\"u\\\"q\""));
+    free(a);
+    /* rk_json_object: the object alone, the same bytes as inside an answer */
+    n = rk_json_object(NULL, &rk_res_voie, cases[5].values);
+    ck_assert_uint_eq(n, strlen(cases[5].full));
+    ck_assert_uint_lt(n, sizeof(obj));
+    ck_assert_uint_eq(rk_json_object(obj, &rk_res_voie, cases[5].values), n);
+    obj[n] = '\0';
+    ck_assert_str_eq(obj, cases[5].full);
+}
+END_TEST
 
 START_TEST(test_writer_matches_jansson)
 {
@@ -440,7 +484,8 @@ START_TEST(test_success_shapes)
     const char *const *const one[] = { cases[5].values };
     a = write_answer(&rk_res_voie, 0, 1, one);
     ck_assert_str_eq(a, "{\"status\":\"success\",\"voie\":{\"id\":\"900\",\"heat_id\":\"40\",\"number\":3,"
-                        "\"spot_id\":\"7\",\"spot_name\":\"Les Costauds\",\"score\":\"07:45\"}}");
+                        "\"spot_id\":\"7\",\"spot_name\":\"Les Costauds\",\"score\":\"07:45\","
+                        "\"tiebreak\":\"1:02.5\"}}");
     free(a);
 
     /* the /connect answer is built the same way */
@@ -536,6 +581,7 @@ static Suite *json_suite(void)
     tcase_add_test(tc, test_row_values);
     tcase_add_test(tc, test_row_utf8_and_escapes);
     tcase_add_test(tc, test_row_invalid_utf8);
+    tcase_add_test(tc, test_history_rows);
     tcase_add_test(tc, test_writer_matches_jansson);
     suite_add_tcase(s, tc);
 

@@ -1,6 +1,6 @@
 /* check_leaderboard.c: Check unit tests of rk_leaderboard (ranking and leaderboard
  * bodies) and of the public JSON writer of rk_json.
- * Contract: shared/API.md Part 2 "Typed scores", "Ranking policy", "Leaderboards".
+ * Contract: doc/api.md Part 2 "Typed scores", "Ranking policy", "Leaderboards".
  *
  * Hand-computed tables walk through every rule; exact bytes are checked for a small
  * WOD board and an overall board; a randomized test (fixed seed) compares every rank

@@ -1,5 +1,5 @@
 /* check_router.c: Check unit tests of rk_router (path -> route, methods).
- * Contract: shared/API.md "Mounting and routes"; decisions: doc/design.md. */
+ * Contract: doc/api.md "Mounting and routes"; decisions: doc/design.md. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +36,10 @@ static const route_case routes[] = {
     { "/competition/{}/heat/{}",                   RK_ROUTE_B_HEAT,       2, RK_VARIANT_B },
     { "/competition/{}/heat/{}/line/",             RK_ROUTE_B_LINES,      2, RK_VARIANT_B },
     { "/competition/{}/heat/{}/line/{}",           RK_ROUTE_B_LINE,       3, RK_VARIANT_B },
+    { "/competition/{}/leaderboard",               RK_ROUTE_LEADERBOARD,  1, RK_VARIANT_BOTH },
+    { "/competition/{}/wod/{}/leaderboard",        RK_ROUTE_WOD_LEADERBOARD, 2, RK_VARIANT_BOTH },
+    { "/competition/{}/zone/{}/heat/{}/voie/{}/history", RK_ROUTE_A_VOIE_HISTORY, 4, RK_VARIANT_A },
+    { "/competition/{}/events",                    RK_ROUTE_EVENTS,       1, RK_VARIANT_BOTH },
 };
 #define NROUTES ((int)(sizeof routes / sizeof routes[0]))
 
@@ -515,7 +519,8 @@ END_TEST
 
 static const rk_route_id list_routes[] = {
     RK_ROUTE_COMPETITIONS, RK_ROUTE_WODS, RK_ROUTE_SPOTS, RK_ROUTE_ZONES,
-    RK_ROUTE_A_HEATS, RK_ROUTE_A_VOIES, RK_ROUTE_B_HEATS, RK_ROUTE_B_LINES };
+    RK_ROUTE_A_HEATS, RK_ROUTE_A_VOIES, RK_ROUTE_B_HEATS, RK_ROUTE_B_LINES,
+    RK_ROUTE_A_VOIE_HISTORY };
 
 static int is_list_route(rk_route_id id)
 {
@@ -563,6 +568,47 @@ START_TEST(test_route_methods)
         ck_assert_ptr_nonnull(other);
         ck_assert_msg(strcmp(name, other) != 0, "routes %d and %d share the name '%s'", _i, j, name);
     }
+}
+END_TEST
+
+/* The route table: one entry per route, and what answers a read is coherent. */
+START_TEST(test_route_table)
+{
+    rk_route_id id = (rk_route_id)_i;
+    const rk_route_def *d = rk_route_def_of(id);
+
+    if (id == RK_ROUTE_NONE) {
+        ck_assert_ptr_null(d);
+        return;
+    }
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(d->id, id);
+    ck_assert_str_eq(d->name, rk_route_name(id));
+    if (id == RK_ROUTE_CONNECT) {
+        ck_assert_int_eq(d->answer, RK_ANSWER_NONE);
+    }
+    else if (id == RK_ROUTE_EVENTS) {
+        ck_assert_int_eq(d->answer, RK_ANSWER_EVENTS);
+        ck_assert_int_eq(d->list, 0);
+        ck_assert_ptr_null(d->res);
+    }
+    else if (id == RK_ROUTE_LEADERBOARD || id == RK_ROUTE_WOD_LEADERBOARD) {
+        ck_assert_int_eq(d->answer, RK_ANSWER_BOARD);
+        ck_assert_int_eq(d->list, 0);
+        ck_assert_ptr_null(d->res);
+    }
+    else {
+        ck_assert_int_eq(d->answer, RK_ANSWER_ROWS);
+        ck_assert_ptr_nonnull(d->res);
+        ck_assert_int_lt(d->query, RK_Q_COUNT);
+        /* the statement takes exactly the path's ids */
+        int nids = 0;
+        for (int k = 0; d->segments[k]; k++)
+            nids += d->segments[k][0] == '#';
+        ck_assert_msg(rk_queries[d->query].nargs == nids, "%s: %d path ids, statement takes %d",
+                      d->name, nids, rk_queries[d->query].nargs);
+    }
+    ck_assert_ptr_null(rk_route_def_of(RK_ROUTE_COUNT));
 }
 END_TEST
 
@@ -623,6 +669,7 @@ static Suite *router_suite(void)
 
     tc = tcase_create("methods");
     tcase_add_loop_test(tc, test_route_methods, 0, RK_ROUTE_COUNT);
+    tcase_add_loop_test(tc, test_route_table, 0, RK_ROUTE_COUNT);
     tcase_add_test(tc, test_route_name_example);
     tcase_add_test(tc, test_method_bit);
     suite_add_tcase(s, tc);

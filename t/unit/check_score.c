@@ -1,5 +1,5 @@
 /* check_score.c: Check unit tests of rk_score (typed scores and tiebreaks).
- * Contract: shared/API.md Part 2 "Typed scores" (formats, comparison by value, cap
+ * Contract: doc/api.md Part 2 "Typed scores" (formats, comparison by value, cap
  * rules, CAP+N, WD, tiebreak) and "Ranking policy" (better = lower time, higher reps,
  * load, points; every CAP+N after every finisher). */
 #include <check.h>

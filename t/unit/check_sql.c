@@ -71,16 +71,20 @@ START_TEST(lane_args_every_key)
     p.number = 7;
     strcpy(p.spot_id, "123");
     strcpy(p.score, "07:45");
+    p.set |= RK_LANE_SET_TIEBREAK;
+    strcpy(p.tiebreak, "1:02.5");
     rk_lane_args_pack(&p, "40", "400", &a);
-    ck_assert_int_eq(rk_queries[RK_Q_LANE_UPDATE].nargs, 8);
+    ck_assert_int_eq(rk_queries[RK_Q_LANE_UPDATE].nargs, 10);
     ck_assert_str_eq(a.update[0], "set");
     ck_assert_str_eq(a.update[1], "7");
     ck_assert_str_eq(a.update[2], "set");
     ck_assert_str_eq(a.update[3], "123");
     ck_assert_str_eq(a.update[4], "set");
     ck_assert_str_eq(a.update[5], "07:45");
-    ck_assert_str_eq(a.update[6], "40");
-    ck_assert_str_eq(a.update[7], "400");
+    ck_assert_str_eq(a.update[6], "set");
+    ck_assert_str_eq(a.update[7], "1:02.5");
+    ck_assert_str_eq(a.update[8], "40");
+    ck_assert_str_eq(a.update[9], "400");
     ck_assert_int_eq(rk_queries[RK_Q_LANE_CONFLICT].nargs, 4);
     ck_assert_str_eq(a.conflict[0], "40");
     ck_assert_str_eq(a.conflict[1], "400");
@@ -104,6 +108,9 @@ START_TEST(lane_args_keep_and_null)
     ck_assert_str_eq(a.update[3], "0");
     ck_assert_str_eq(a.update[4], "null");
     ck_assert_str_eq(a.update[5], "");
+    ck_assert_str_eq(a.update[6], "keep");
+    ck_assert_str_eq(a.update[8], "1");
+    ck_assert_str_eq(a.update[9], "2");
     ck_assert_str_eq(a.conflict[2], "0");   /* no number: nothing can be in the way */
     ck_assert_str_eq(a.conflict[3], "0");
 
@@ -116,6 +123,14 @@ START_TEST(lane_args_keep_and_null)
     ck_assert_str_eq(a.update[3], "0");
     ck_assert_str_eq(a.update[4], "keep");
     ck_assert_str_eq(a.conflict[3], "0");
+
+    memset(&p, 0, sizeof(p));
+    p.set = RK_LANE_SET_TIEBREAK;   /* clear the tiebreak */
+    p.tiebreak_null = 1;
+    rk_lane_args_pack(&p, "1", "2", &a);
+    ck_assert_str_eq(a.update[4], "keep");
+    ck_assert_str_eq(a.update[6], "null");
+    ck_assert_str_eq(a.update[7], "");
 
     memset(&p, 0, sizeof(p));
     p.set = RK_LANE_SET_NUMBER;

@@ -1,5 +1,5 @@
 /* check_token.c: Check unit tests of rk_token (SHA-256, tokens, Authorization header,
- * bcrypt).  Contract: shared/API.md "Authentication"; doc/design.md. */
+ * bcrypt).  Contract: doc/api.md "Authentication"; doc/design.md. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,0 +1,385 @@
+/* mod_ranking_events.c: the requests of live updates: the event stream of a
+ * competition (GET /competition/{c}/events) and the long poll of read routes, their
+ * registration with the watcher (mod_ranking_live.c), and their writes, from the
+ * handler or from a callback of the MPM.  See mod_ranking_live.c for the design. */
+#include "ap_mpm.h"
+#include "util_filter.h"
+
+#include "mod_ranking_live_int.h"
+#include "mod_ranking_config.h"
+#include "mod_ranking_db.h"
+#include "rk_live.h"
+
+/* ---- writing ---- */
+
+/* Send TEXT (malloc()ed, taken over) and flush.  0, or -1 when the client is gone or
+ * the write failed.  A parked stream's write waits at most WRITE_TIMEOUT. */
+static int send_text(listener *l, char *text, size_t n)
+{
+    request_rec *r = l->r;
+    conn_rec *c = r->connection;
+    apr_socket_t *sock = !l->async || c->master ? NULL : ap_get_conn_socket(c);
+    apr_interval_time_t before = 0;
+    apr_status_t rv;
+
+    if (!l->bb) {
+        l->bb = apr_brigade_create(r->pool, c->bucket_alloc);
+    }
+    APR_BRIGADE_INSERT_TAIL(l->bb, apr_bucket_heap_create(text, n, free, c->bucket_alloc));
+    APR_BRIGADE_INSERT_TAIL(l->bb, apr_bucket_flush_create(c->bucket_alloc));
+    if (sock) {
+        apr_socket_timeout_get(sock, &before);
+        apr_socket_timeout_set(sock, WRITE_TIMEOUT);
+    }
+    rv = ap_pass_brigade(r->output_filters, l->bb);
+    if (sock) {
+        apr_socket_timeout_set(sock, before);
+    }
+    apr_brigade_cleanup(l->bb);
+    l->last_write = apr_time_now();
+    return rv == APR_SUCCESS && !c->aborted ? 0 : -1;
+}
+
+/* Send what is queued for L (rk_live.mutex held; released while writing). */
+static int flush_pending(listener *l)
+{
+    char *text = l->pending;
+    size_t n = l->plen;
+    int rv;
+
+    if (!n) {
+        return 0;
+    }
+    l->pending = NULL;
+    l->plen = l->pcap = 0;
+    apr_thread_mutex_unlock(rk_live.mutex);
+    rv = send_text(l, text, n);
+    apr_thread_mutex_lock(rk_live.mutex);
+    return rv;
+}
+
+/* End a request that was parked: the end of the answer, flushed, then httpd's own
+ * end of the request (the connection goes back to keep-alive or is closed). */
+static void finish_parked(request_rec *r)
+{
+    apr_bucket_brigade *bb;
+
+    ap_finalize_request_protocol(r);
+    bb = apr_brigade_create(r->pool, r->connection->bucket_alloc);
+    APR_BRIGADE_INSERT_TAIL(bb, apr_bucket_flush_create(r->connection->bucket_alloc));
+    ap_pass_brigade(r->connection->output_filters, bb);
+    ap_process_request_after_handler(r);
+}
+
+/* A parked listener's turn, on a worker thread of the MPM (rk_live_schedule). */
+static void callback(void *baton)
+{
+    listener *l = baton;
+    request_rec *r = l->r;
+    int done;
+
+    apr_thread_mutex_lock(r->invoke_mtx);
+    apr_thread_mutex_lock(rk_live.mutex);
+    l->scheduled = 0;
+    if (l->stream && flush_pending(l) != 0) {
+        l->end = 1;
+    }
+    done = l->end || (!l->stream && l->changed);
+    if (done) {
+        rk_live_unlink(l);
+    }
+    else if (l->plen) {
+        rk_live_schedule(l);   /* more came while writing */
+    }
+    apr_thread_mutex_unlock(rk_live.mutex);
+    if (done && !l->stream) {
+        l->reread(r, l->rq);   /* the new answer, or 304 */
+    }
+    apr_thread_mutex_unlock(r->invoke_mtx);
+    if (done) {
+        finish_parked(r);
+    }
+}
+
+/* ---- registering ---- */
+
+/* Room for one more listener: 1 (counted), or 0 (answer 503). */
+static int take_place(int async)
+{
+    if (async) {
+        int cap = rk_config_event_listeners() > 0 ? rk_config_event_listeners()
+                  : ASYNC_LISTENERS_DEFAULT;
+
+        if (rk_live.parked >= cap) {
+            return 0;
+        }
+        rk_live.parked++;
+        return 1;
+    }
+    if ((int)__atomic_fetch_add(rk_holding_all, 1, __ATOMIC_SEQ_CST) >= rk_holding_cap) {
+        __atomic_fetch_sub(rk_holding_all, 1, __ATOMIC_SEQ_CST);
+        return 0;
+    }
+    rk_live.holding++;
+    return 1;
+}
+
+static int busy(request_rec *r)
+{
+    apr_table_setn(r->headers_out, "Retry-After", "5");
+    ap_log_rerror(APLOG_MARK, APLOG_WARNING, 0, r, "too many event streams and long polls "
+                  "(RankingEventListeners): answered 503");
+    return rk_send_error(r, HTTP_SERVICE_UNAVAILABLE, NULL);
+}
+
+/* Park the request when the MPM can (and it is not an HTTP/2 stream). */
+static int can_park(request_rec *r)
+{
+    return rk_live.async_mpm && !r->connection->master && r->invoke_mtx;
+}
+
+/* Hold the thread until L ends (a stream) or changes or times out (a poll). */
+static void hold(listener *l)
+{
+    apr_thread_mutex_lock(rk_live.mutex);
+    while (!l->end && !(!l->stream && l->changed)) {
+        if (l->stream && flush_pending(l) != 0) {
+            l->end = 1;
+            break;
+        }
+        if (!l->end && !l->plen) {
+            apr_thread_cond_timedwait(l->cond, rk_live.mutex, apr_time_from_sec(1));
+        }
+    }
+    rk_live_unlink(l);
+    apr_thread_mutex_unlock(rk_live.mutex);
+}
+
+static listener *listener_new(request_rec *r, rk_req *rq, int stream)
+{
+    listener *l = apr_pcalloc(r->pool, sizeof(*l));
+
+    l->r = r;
+    l->rq = rq;
+    l->stream = stream;
+    l->async = can_park(r);
+    l->last_write = apr_time_now();
+    l->turn = callback;
+    if (!l->async && apr_thread_cond_create(&l->cond, r->pool) != APR_SUCCESS) {
+        return NULL;
+    }
+    return l;
+}
+
+/* ---- the event stream ---- */
+
+/* Write the records of the competition after L->last_id, up to the newest (a page at
+ * a time).  0, or the status to answer (nothing sent yet) / -1 (the client is gone). */
+static int replay(request_rec *r, rk_db *db, listener *l)
+{
+    const char *args[2];
+
+    args[0] = apr_psprintf(r->pool, "%" APR_INT64_T_FMT, l->competition);
+
+    for (;;) {
+        apr_dbd_results_t *res;
+        apr_dbd_row_t *row = NULL;
+        apr_pool_t *p;
+        int got = 0;
+        char *text = NULL;
+        size_t n = 0;
+
+        if (!(p = rk_db_rows_pool(r))) {
+            return HTTP_INTERNAL_SERVER_ERROR;
+        }
+        args[1] = apr_psprintf(p, "%" APR_INT64_T_FMT, l->last_id);
+        if (rk_db_select(r, p, db, RK_Q_HISTORY_REPLAY, args, &res) != 0) {
+            apr_pool_destroy(p);
+            return HTTP_SERVICE_UNAVAILABLE;
+        }
+        for (; apr_dbd_get_row(db->dbd->driver, p, res, &row, -1) == 0; got++) {
+            rk_lane_change ch;
+            size_t k;
+            char *bigger;
+
+            ch.id = rk_db_col(db, row, 0);
+            ch.competition_id = rk_db_col(db, row, 1);
+            ch.zone_id = rk_db_col(db, row, 2);
+            ch.heat_id = rk_db_col(db, row, 3);
+            ch.lane_id = rk_db_col(db, row, 4);
+            ch.action = rk_db_col(db, row, 5);
+            ch.lane = rk_db_col(db, row, 6);
+            if (!ch.id || !ch.competition_id || !ch.heat_id || !ch.lane_id || !ch.action) {
+                continue;
+            }
+            k = rk_lane_event(NULL, &ch, l->key);
+            if (!(bigger = realloc(text, n + k))) {
+                free(text);
+                apr_pool_destroy(p);
+                return HTTP_INTERNAL_SERVER_ERROR;
+            }
+            text = bigger;
+            rk_lane_event(text + n, &ch, l->key);
+            n += k;
+            l->last_id = apr_atoi64(ch.id);
+        }
+        apr_pool_destroy(p);
+        if (n && send_text(l, text, n) != 0) {
+            return -1;
+        }
+        if (!n) {
+            free(text);
+        }
+        if (got < 500) {
+            return 0;
+        }
+    }
+}
+
+int rk_events(request_rec *r, rk_req *rq)
+{
+    listener *l;
+    rk_db db;
+    const char *args[RK_MAX_IDS], *found[1];
+    apr_int64_t last = 0;
+    int rv, resume;
+
+    if (!rk_accepts_event_stream(apr_table_get(r->headers_in, "Accept"))) {
+        return rk_send_status(r, HTTP_NOT_ACCEPTABLE);
+    }
+    if ((rv = rk_db_open(r, &db)) != OK) {
+        return rk_send_status(r, rv);
+    }
+    rk_route_args(&rq->route, args);
+    switch (rk_db_select_one(r, &db, RK_Q_COMPETITION, args, found, 1)) {
+    case -1: return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
+    case 0:  return rk_send_status(r, HTTP_NOT_FOUND);
+    }
+    /* a malformed Last-Event-ID is ignored: the stream starts with the next change */
+    resume = rk_last_event_id(apr_table_get(r->headers_in, "Last-Event-ID"), &last) == 1;
+    if (!rk_live.ready) {
+        return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
+    }
+    r->status = HTTP_OK;
+    ap_set_content_type(r, "text/event-stream");
+    apr_table_setn(r->headers_out, "Cache-Control", "no-cache");
+    apr_table_setn(r->headers_out, "X-Accel-Buffering", "no");
+    if (r->header_only) {
+        return OK;
+    }
+    if (!(l = listener_new(r, rq, 1))) {
+        return rk_send_status(r, HTTP_INTERNAL_SERVER_ERROR);
+    }
+    l->competition = apr_atoi64(rq->route.ids[RK_ID_COMPETITION]);
+    l->key = (rk_config_variants(r) & RK_VARIANT_A) ? "voie" : "line";
+    apr_thread_mutex_lock(rk_live.mutex);
+    rv = take_place(l->async);
+    apr_thread_mutex_unlock(rk_live.mutex);
+    if (!rv) {
+        return busy(r);
+    }
+    if (!resume) {
+        const char *newest[1];
+
+        if (rk_db_select_one(r, &db, RK_Q_HISTORY_LAST, NULL, newest, 1) != 1) {
+            rv = HTTP_SERVICE_UNAVAILABLE;
+            goto refused;
+        }
+        last = newest[0] ? apr_atoi64(newest[0]) : 0;
+    }
+    l->last_id = last;
+    /* the stream is open: a comment now, so that the client knows it */
+    {
+        static const char hello[] = "retry: 2000\n: mod_ranking events\n\n";
+        char *t = malloc(sizeof(hello) - 1);
+
+        if (!t || (memcpy(t, hello, sizeof(hello) - 1), send_text(l, t, sizeof(hello) - 1)) != 0) {
+            rv = -1;
+            goto refused;
+        }
+    }
+    /* register; records the watcher dispatched before this listener was there are
+     * replayed from the database first */
+    for (;;) {
+        if ((rv = replay(r, &db, l)) != 0) {
+            goto refused;
+        }
+        apr_thread_mutex_lock(rk_live.mutex);
+        l->src = rk_live_source(r->server);
+        if (l->src->cursor < 0 || l->src->cursor <= l->last_id) {
+            if (l->src->cursor < 0) {
+                l->src->cursor = l->last_id;
+            }
+            break;
+        }
+        apr_thread_mutex_unlock(rk_live.mutex);
+    }
+    l->src->listeners++;
+    l->next = rk_live.head;
+    if (rk_live.head) {
+        rk_live.head->prev = l;
+    }
+    rk_live.head = l;
+    apr_thread_mutex_unlock(rk_live.mutex);
+    if (l->async) {
+        return SUSPENDED;
+    }
+    hold(l);
+    return OK;
+
+refused:
+    apr_thread_mutex_lock(rk_live.mutex);
+    if (l->async) {
+        rk_live.parked--;
+    }
+    else {
+        rk_live.holding--;
+        __atomic_fetch_sub(rk_holding_all, 1, __ATOMIC_SEQ_CST);
+    }
+    apr_thread_mutex_unlock(rk_live.mutex);
+    return rv > 0 ? rk_send_status(r, rv) : OK;
+}
+
+/* ---- the long poll ---- */
+
+int rk_live_wait(request_rec *r, rk_req *rq, int seconds, rk_reread_fn *reread)
+{
+    listener *l;
+    int ok;
+
+    if (!rk_live.ready || !(l = listener_new(r, rq, 0))) {
+        return reread(r, rq);   /* answer at once: the client polls again */
+    }
+    l->rev = rq->rev.data;
+    l->deadline = r->request_time + apr_time_from_sec(seconds);
+    l->reread = reread;
+    apr_table_setn(r->headers_out, "Preference-Applied",
+                   apr_psprintf(r->pool, "wait=%d", seconds));
+    apr_thread_mutex_lock(rk_live.mutex);
+    if ((ok = take_place(l->async)) != 0) {
+        l->src = rk_live_source(r->server);
+        /* the data moved between the request's read of the revision and now? */
+        /* (the watcher's own reading may be older than the request's: only a newer
+         * revision, or another database, is a change) */
+        l->changed = l->src->have_rev && (l->src->rev > l->rev
+                                          || strcmp(l->src->epoch, rq->rev.epoch) != 0);
+        l->src->listeners++;
+        l->next = rk_live.head;
+        if (rk_live.head) {
+            rk_live.head->prev = l;
+        }
+        rk_live.head = l;
+        if (l->changed) {
+            rk_live_schedule(l);
+        }
+    }
+    apr_thread_mutex_unlock(rk_live.mutex);
+    if (!ok) {
+        return busy(r);
+    }
+    if (l->async) {
+        return SUSPENDED;
+    }
+    hold(l);
+    return reread(r, rq);
+}

@@ -1,0 +1,383 @@
+/* mod_ranking_live.c: event streams and long polls.
+ *
+ * One watcher thread per child process keeps the listeners of the child (streams of
+ * a competition's lane changes, and long polls of read routes).  Every tick (and at
+ * once when a change is committed through this process) it reads the revision of
+ * each database that has listeners; when the data moved, it reads the change log
+ * after the last record it saw and queues each record's event for the streams of its
+ * competition, and marks the long polls of that database as changed.
+ *
+ * With the event MPM a listener is parked: its handler returns SUSPENDED and no
+ * thread waits for it.  The watcher hands a listener with something to send to the
+ * MPM as a zero-delay timed callback (a callback with a delay never fires while the
+ * server is otherwise idle in httpd 2.4: the listener thread only looks at timers that
+ * are due when it wakes); the callback, on a worker thread and under the request's
+ * invoke_mtx, writes and flushes, then parks the request again, or ends it.  With the
+ * other MPMs and under mod_http2 (a request of an HTTP/2 stream runs on an h2 worker)
+ * a listener holds its thread and waits on a condition the watcher signals; the
+ * listeners of that kind are capped server-wide (shared memory) so that they never
+ * take every worker.
+ *
+ * A stream whose client is gone is found by its next write (a keep-alive comment at
+ * least every RankingEventKeepAlive seconds); a stream that does not read is dropped
+ * once RankingEventBuffer bytes wait for it.  A child that stops (graceful restart,
+ * stop) ends its streams and answers its long polls first. */
+#include <sys/mman.h>
+
+#include "ap_mpm.h"
+
+#include "mod_ranking_live_int.h"
+#include "mod_ranking_config.h"
+#include "mod_ranking_db.h"
+#include "rk_live.h"
+
+rk_live_state rk_live;
+apr_uint32_t *rk_holding_all;
+int rk_holding_cap;
+
+static apr_status_t unmap_counter(void *p)
+{
+    munmap(p, sizeof(apr_uint32_t));
+    return APR_SUCCESS;
+}
+
+int rk_live_post_config(apr_pool_t *pconf, server_rec *s)
+{
+    int workers = 0;
+    void *m = mmap(NULL, sizeof(apr_uint32_t), PROT_READ | PROT_WRITE,
+                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+    if (m == MAP_FAILED) {
+        ap_log_error(APLOG_MARK, APLOG_CRIT, errno, s,
+                     "mod_ranking: cannot map the listener counter");
+        return -1;
+    }
+    rk_holding_all = m;
+    *rk_holding_all = 0;
+    apr_pool_cleanup_register(pconf, m, unmap_counter, apr_pool_cleanup_null);
+    ap_mpm_query(AP_MPMQ_MAX_DAEMONS, &workers);
+    {
+        int threads = 1;
+        ap_mpm_query(AP_MPMQ_MAX_THREADS, &threads);
+        workers *= threads > 0 ? threads : 1;
+    }
+    /* a listener that holds a thread may take at most half of the workers */
+    rk_holding_cap = rk_config_event_listeners() > 0 ? rk_config_event_listeners()
+                  : workers > 1 ? workers / 2 : 1;
+    return 0;
+}
+
+/* ---- the listeners' list and queues (rk_live.mutex held) ---- */
+
+void rk_live_append(listener *l, const char *text, size_t n)
+{
+    if (l->end) {
+        return;
+    }
+    if (l->plen + n > rk_config_event_buffer()) {
+        /* a client that does not read: drop it rather than grow without bound */
+        ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, l->r, "event stream dropped: its client "
+                      "reads too slowly (more than %" APR_SIZE_T_FMT " bytes waiting)",
+                      rk_config_event_buffer());
+        free(l->pending);
+        l->pending = NULL;
+        l->plen = l->pcap = 0;
+        l->end = 1;
+        return;
+    }
+    if (l->plen + n > l->pcap) {
+        size_t cap = l->pcap ? l->pcap : 1024;
+        char *bigger;
+
+        while (cap < l->plen + n) {
+            cap *= 2;
+        }
+        if (!(bigger = realloc(l->pending, cap))) {
+            l->end = 1;
+            return;
+        }
+        l->pending = bigger;
+        l->pcap = cap;
+    }
+    memcpy(l->pending + l->plen, text, n);
+    l->plen += n;
+}
+
+
+/* Give L its turn: a callback of the MPM for a parked listener, a signal for one
+ * that holds its thread. */
+void rk_live_schedule(listener *l)
+{
+    if (!l->async) {
+        apr_thread_cond_signal(l->cond);
+        return;
+    }
+    if (l->scheduled) {
+        return;
+    }
+    l->scheduled = 1;
+    if (ap_mpm_register_timed_callback(0, l->turn, l) != APR_SUCCESS) {
+        l->scheduled = 0;
+        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, l->r, "cannot schedule an event stream's write");
+    }
+}
+
+void rk_live_unlink(listener *l)
+{
+    if (l->prev) {
+        l->prev->next = l->next;
+    }
+    else {
+        rk_live.head = l->next;
+    }
+    if (l->next) {
+        l->next->prev = l->prev;
+    }
+    if (--l->src->listeners == 0) {
+        /* nobody watches it any more: what the watcher knew of it goes stale */
+        l->src->have_rev = 0;
+        l->src->cursor = -1;
+    }
+    if (l->async) {
+        rk_live.parked--;
+    }
+    else {
+        rk_live.holding--;
+        __atomic_fetch_sub(rk_holding_all, 1, __ATOMIC_SEQ_CST);
+    }
+    free(l->pending);
+    l->pending = NULL;
+    l->plen = l->pcap = 0;
+}
+
+source *rk_live_source(server_rec *s)
+{
+    source *src;
+
+    for (src = rk_live.sources; src; src = src->next) {
+        if (src->s == s) {
+            return src;
+        }
+    }
+    src = apr_pcalloc(rk_live.pool, sizeof(*src));
+    src->s = s;
+    src->cursor = -1;
+    src->next = rk_live.sources;
+    rk_live.sources = src;
+    return src;
+}
+
+/* ---- the watcher ---- */
+
+typedef struct {
+    const char *id, *competition, *zone, *heat, *lane, *action, *after;
+} change_row;
+
+/* Queue the event of change C for the streams of its competition on SRC. */
+static void dispatch(source *src, const change_row *c)
+{
+    rk_lane_change ch = { c->id, c->competition, c->zone, c->heat, c->lane, c->action, c->after };
+    apr_int64_t id = apr_atoi64(c->id), comp = apr_atoi64(c->competition);
+    char *text[2] = { NULL, NULL };
+    size_t len[2] = { 0, 0 };
+    listener *l;
+
+    for (l = rk_live.head; l; l = l->next) {
+        int k;
+
+        if (!l->stream || l->src != src || l->competition != comp || id <= l->last_id) {
+            continue;
+        }
+        k = l->key[0] == 'l';   /* the lane under "voie" or "line" */
+        if (!text[k]) {
+            len[k] = rk_lane_event(NULL, &ch, l->key);
+            if (!(text[k] = malloc(len[k]))) {
+                continue;
+            }
+            rk_lane_event(text[k], &ch, l->key);
+        }
+        rk_live_append(l, text[k], len[k]);
+        l->last_id = id;
+    }
+    free(text[0]);
+    free(text[1]);
+}
+
+/* Read SRC's revision; when the data moved, dispatch the new records of the change
+ * log and mark the long polls of SRC as changed. */
+static void poll_source(apr_pool_t *p, source *src)
+{
+    rk_db db;
+    apr_dbd_results_t *res;
+    apr_dbd_row_t *row;
+    const char *v[3], *args[1];
+    int n, i, moved;
+    listener *l;
+
+    if (rk_db_open_bg(p, src->s, &db) != 0) {
+        return;
+    }
+    if (rk_db_select_bg(src->s, p, &db, RK_Q_REVISION, NULL, &res) != 0) {
+        rk_db_close_bg(src->s, &db);
+        return;
+    }
+    for (n = 0, row = NULL; apr_dbd_get_row(db.dbd->driver, p, res, &row, -1) == 0; n++) {
+        for (i = 0; !n && i < 3; i++) {
+            const char *c = rk_db_col(&db, row, i);
+            v[i] = c ? apr_pstrdup(p, c) : "";
+        }
+    }
+    moved = n > 0 && (!src->have_rev || strcmp(src->epoch, v[0]) != 0
+                      || src->rev != (apr_uint64_t)apr_atoi64(v[1]));
+    /* the records after the cursor, a page at a time */
+    while (moved && src->cursor >= 0) {
+        int got = 0;
+
+        args[0] = apr_psprintf(p, "%" APR_INT64_T_FMT, src->cursor);
+        if (rk_db_select_bg(src->s, p, &db, RK_Q_HISTORY_SINCE, args, &res) != 0) {
+            break;
+        }
+        for (row = NULL; apr_dbd_get_row(db.dbd->driver, p, res, &row, -1) == 0; got++) {
+            change_row c;
+
+            c.id = rk_db_col(&db, row, 0);
+            c.competition = rk_db_col(&db, row, 1);
+            c.zone = rk_db_col(&db, row, 2);
+            c.heat = rk_db_col(&db, row, 3);
+            c.lane = rk_db_col(&db, row, 4);
+            c.action = rk_db_col(&db, row, 5);
+            c.after = rk_db_col(&db, row, 6);
+            if (!c.id || !c.competition || !c.heat || !c.lane || !c.action) {
+                continue;
+            }
+            apr_thread_mutex_lock(rk_live.mutex);
+            dispatch(src, &c);
+            if (src->listeners > 0 && src->cursor >= 0 && apr_atoi64(c.id) > src->cursor) {
+                src->cursor = apr_atoi64(c.id);
+            }
+            apr_thread_mutex_unlock(rk_live.mutex);
+        }
+        if (got < 500) {
+            break;
+        }
+    }
+    rk_db_close_bg(src->s, &db);
+    if (n > 0) {
+        apr_uint64_t rev = (apr_uint64_t)apr_atoi64(v[1]);
+
+        apr_thread_mutex_lock(rk_live.mutex);
+        /* a long poll answers once the data is not what its ETag was made from */
+        for (l = rk_live.head; l; l = l->next) {
+            if (!l->stream && l->src == src
+                && (rev > l->rev || strcmp(l->rq->rev.epoch, v[0]) != 0)) {
+                l->changed = 1;
+            }
+        }
+        if (src->listeners > 0) {   /* else it went stale meanwhile */
+            apr_cpystrn(src->epoch, v[0], sizeof(src->epoch));
+            src->rev = rev;
+            src->have_rev = 1;
+        }
+        apr_thread_mutex_unlock(rk_live.mutex);
+    }
+}
+
+static void *APR_THREAD_FUNC watcher(apr_thread_t *t, void *data)
+{
+    apr_pool_t *p;
+    (void)data;
+
+    apr_pool_create(&p, rk_live.pool);
+    apr_thread_mutex_lock(rk_live.mutex);
+    while (!rk_live.stop) {
+        source *src, *list[64];
+        int n = 0, i, state = AP_MPMQ_RUNNING;
+        apr_time_t now;
+        listener *l;
+
+        if (!rk_live.poked) {
+            apr_thread_cond_timedwait(rk_live.wake, rk_live.mutex, TICK);
+        }
+        rk_live.poked = 0;
+        for (src = rk_live.sources; src && n < 64; src = src->next) {
+            if (src->listeners > 0) {
+                list[n++] = src;
+            }
+        }
+        apr_thread_mutex_unlock(rk_live.mutex);
+        for (i = 0; i < n; i++) {
+            poll_source(p, list[i]);
+            apr_pool_clear(p);
+        }
+        ap_mpm_query(AP_MPMQ_MPM_STATE, &state);
+        apr_thread_mutex_lock(rk_live.mutex);
+        now = apr_time_now();
+        for (l = rk_live.head; l; l = l->next) {
+            if (state == AP_MPMQ_STOPPING) {
+                l->end = 1;   /* the child stops: end streams, answer polls */
+            }
+            if (l->stream && !l->end && !l->plen && now - l->last_write >= rk_config_event_keepalive()) {
+                rk_live_append(l, ": keep-alive\n\n", 14);
+                l->last_write = now;   /* not twice before its turn */
+            }
+            if (!l->stream && now >= l->deadline) {
+                l->end = 1;
+            }
+            if (l->plen || l->end || l->changed) {
+                rk_live_schedule(l);
+            }
+        }
+    }
+    apr_thread_mutex_unlock(rk_live.mutex);
+    apr_pool_destroy(p);
+    apr_thread_exit(t, APR_SUCCESS);
+    return NULL;
+}
+
+static apr_status_t live_stop(void *unused)
+{
+    apr_status_t rv;
+
+    (void)unused;
+    if (rk_live.thread) {
+        apr_thread_mutex_lock(rk_live.mutex);
+        rk_live.stop = 1;
+        apr_thread_cond_signal(rk_live.wake);
+        apr_thread_mutex_unlock(rk_live.mutex);
+        apr_thread_join(&rv, rk_live.thread);
+        rk_live.thread = NULL;
+    }
+    rk_live.ready = 0;
+    return APR_SUCCESS;
+}
+
+void rk_live_child_init(apr_pool_t *p, server_rec *s)
+{
+    int async = 0;
+
+    memset(&rk_live, 0, sizeof(rk_live));
+    rk_live.pool = p;
+    ap_mpm_query(AP_MPMQ_IS_ASYNC, &async);
+    rk_live.async_mpm = async;
+    if (apr_thread_mutex_create(&rk_live.mutex, APR_THREAD_MUTEX_DEFAULT, p) != APR_SUCCESS
+        || apr_thread_cond_create(&rk_live.wake, p) != APR_SUCCESS
+        || apr_thread_create(&rk_live.thread, NULL, watcher, NULL, p) != APR_SUCCESS) {
+        ap_log_error(APLOG_MARK, APLOG_ERR, 0, s, "mod_ranking: no watcher thread: event "
+                     "streams and long polls answer 503");
+        rk_live.thread = NULL;
+        return;
+    }
+    /* before the pool's other cleanups: the thread uses the mutex and the pool */
+    apr_pool_pre_cleanup_register(p, NULL, live_stop);
+    rk_live.ready = 1;
+}
+
+void rk_live_poke(void)
+{
+    if (rk_live.ready) {
+        apr_thread_mutex_lock(rk_live.mutex);
+        rk_live.poked = 1;
+        apr_thread_cond_signal(rk_live.wake);
+        apr_thread_mutex_unlock(rk_live.mutex);
+    }
+}

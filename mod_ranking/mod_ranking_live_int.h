@@ -1,0 +1,82 @@
+/* mod_ranking_live_int.h: what the two files of live updates share:
+ * mod_ranking_live.c (the watcher thread, the listeners' list and queues) and
+ * mod_ranking_events.c (the requests: event streams, long polls, their writes).
+ * Not for any other file. */
+#ifndef MOD_RANKING_LIVE_INT_H
+#define MOD_RANKING_LIVE_INT_H
+
+#include "ap_mpm.h"
+#include "apr_thread_cond.h"
+#include "apr_thread_mutex.h"
+#include "apr_thread_proc.h"
+
+#include "mod_ranking_live.h"
+
+#define TICK apr_time_from_msec(250)      /* other servers' changes: seen within it */
+#define WRITE_TIMEOUT apr_time_from_sec(5) /* a parked stream's write, at most */
+#define ASYNC_LISTENERS_DEFAULT 20000     /* per child, parked */
+
+typedef struct source source;
+
+typedef struct listener {
+    struct listener *next, *prev;
+    int stream;                 /* 1: an event stream, 0: a long poll */
+    int async;                  /* parked (SUSPENDED), or holding its thread */
+    request_rec *r;
+    rk_req *rq;
+    source *src;
+    apr_int64_t competition;    /* stream */
+    const char *key;            /* stream: "voie" or "line" */
+    apr_int64_t last_id;        /* stream: the last record sent or queued */
+    apr_uint64_t rev;           /* poll: the data revision it waits to see move */
+    apr_time_t deadline;        /* poll: when to answer 304 */
+    apr_time_t last_write;      /* stream: for keep-alive comments */
+    rk_reread_fn *reread;       /* poll */
+    char *pending;              /* malloc()ed, under rk_live.mutex */
+    size_t plen, pcap;
+    int scheduled;              /* a callback is registered, not run yet */
+    int end;                    /* end it at its next turn */
+    int changed;                /* poll: the data moved */
+    apr_thread_cond_t *cond;    /* holding its thread: signalled by the watcher */
+    apr_bucket_brigade *bb;     /* stream: reused by every write */
+    ap_mpm_callback_fn_t *turn; /* parked: its turn, on a worker thread of the MPM
+                                   (mod_ranking_events.c), scheduled by the watcher */
+} listener;
+
+struct source {                 /* a database that has listeners: one per server */
+    source *next;
+    server_rec *s;
+    int listeners;
+    int have_rev;
+    char epoch[40];
+    apr_uint64_t rev;
+    apr_int64_t cursor;         /* the newest record dispatched */
+};
+
+typedef struct {
+    apr_thread_mutex_t *mutex;
+    apr_thread_cond_t *wake;    /* the watcher's: poked by writes */
+    apr_pool_t *pool;           /* sources live here */
+    listener *head;
+    source *sources;
+    int parked, holding;        /* listeners of this child, by kind */
+    int stop, poked, ready;
+    apr_thread_t *thread;
+    int async_mpm;
+} rk_live_state;
+
+/* The state of this child's listeners (mod_ranking_live.c). */
+extern rk_live_state rk_live;
+/* Listeners holding a thread, over every child of the server (shared memory made in
+ * post_config, inherited by the children), and their cap. */
+extern apr_uint32_t *rk_holding_all;
+extern int rk_holding_cap;
+
+/* mod_ranking_live.c; rk_live.mutex held */
+void rk_live_append(listener *l, const char *text, size_t n);
+void rk_live_schedule(listener *l);
+void rk_live_unlink(listener *l);
+source *rk_live_source(server_rec *s);
+
+
+#endif

@@ -1,0 +1,96 @@
+/* rk_lb_int.h: what the files of the leaderboard share (rk_leaderboard.c: ranking;
+ * rk_leaderboard_json.c: the bodies; rk_lb_index.c: sorting and lookups by id).
+ * Not for any other file: the interface is rk_leaderboard.h. */
+#ifndef RK_LB_INT_H
+#define RK_LB_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rk_leaderboard.h"
+#include "rk_score.h"
+
+typedef uint32_t idx_t;     /* a spot, WOD or cell index (inputs are far smaller) */
+#define NO_IDX UINT32_MAX
+
+typedef struct {
+    const char *id, *name, *division;
+    long long bib;
+    int has_bib;
+    idx_t pos;          /* position in the base order */
+    idx_t div;          /* index in divs */
+    int64_t total;      /* overall points */
+    int64_t rank;       /* overall place, >= 1 */
+} lb_spot;
+
+typedef struct {
+    const char *id, *scoring_name;
+    rk_scoring scoring;
+    int64_t cap;        /* seconds, 0 = none */
+} lb_wod;
+
+/* One spot in one WOD where it has at least one lane: the lane shown and its result. */
+typedef struct {
+    const char *score, *tiebreak, *heat_id, *lane_id;
+    int64_t sv, tv;     /* the parsed score's and tiebreak's values */
+    int32_t rank;       /* 0 = no place */
+    uint8_t skind;      /* rk_score_kind of the score; NONE: none or unreadable */
+    uint8_t tkind;      /* rk_score_kind of the tiebreak; NONE: none or unreadable */
+} lb_cell;
+
+typedef struct {
+    const char *name;   /* NULL: the group of spots without a division */
+    idx_t start, count;
+} lb_div;
+
+/* Items of an array by id: IDS points at the id of item 0, STRIDE bytes between two
+ * items' ids (the WODs and the spots keep their id at the same place). */
+typedef struct {
+    const char *const *ids;
+    size_t stride;
+} by_id_ctx;
+
+/* An open-addressing hash table of item indices by id (exact bytes, as strcmp): every
+ * lane looks up its WOD and its spot, and a binary search over strings was most of
+ * the compute time of a large board.  The first item of an id wins. */
+typedef struct {
+    by_id_ctx items;
+    idx_t *slots;       /* item index, or NO_IDX for an empty slot */
+    uint32_t *hashes;   /* [item]: the hash of its id */
+    size_t mask;
+} id_table;
+
+struct rk_lb {
+    const char *competition_id;
+    int chart;                  /* 1: chart100, 0: places */
+    size_t nspots, nwods, ndivs, ncells;
+    lb_spot *spots;
+    lb_wod *wods;
+    id_table wod_by_id;         /* WOD indices by id */
+    lb_div *divs;               /* strcmp order, the no-division group last */
+    lb_cell *cells;
+    idx_t *cell_of;             /* [w * nspots + s]: the cell, or NO_IDX (no lane) */
+    idx_t *placed;              /* [w * ndivs + d]: spots of division d with a place in w */
+    idx_t *order;               /* [w * nspots + k]: WOD w's entry order; [nwods * nspots
+                                   + k]: overall; [(nwods + 1) * nspots + k]: base order */
+};
+
+typedef int (*cmp_fn)(const void *ctx, idx_t a, idx_t b);
+
+/* rk_lb_index.c */
+void rk_lb_msort(idx_t *a, idx_t *tmp, size_t n, cmp_fn cmp, const void *ctx);
+size_t rk_lb_nonzero(size_t n);
+int rk_lb_cmp_i64(int64_t a, int64_t b);
+int rk_lb_parse_int(const char *s, long long *v);
+int rk_lb_id_cmp(const char *a, const char *b);
+int rk_lb_nullable_strcmp(const char *a, const char *b);
+idx_t rk_lb_table_find(const id_table *t, const char *id);
+int rk_lb_table_build(id_table *t, const char *const *ids, size_t stride, size_t n);
+void rk_lb_table_free(id_table *t);
+
+/* rk_leaderboard.c: a spot's cell in WOD W (NULL: no lane), place (0: none), points */
+const lb_cell *rk_lb_cell_at(const rk_lb *lb, size_t w, size_t s);
+int32_t rk_lb_rank_at(const rk_lb *lb, size_t w, size_t s);
+int64_t rk_lb_points_at(const rk_lb *lb, size_t w, size_t s);
+
+#endif

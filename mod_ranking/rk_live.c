@@ -1,0 +1,175 @@
+/* rk_live.c: see rk_live.h. */
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+#include <jansson.h>
+
+#include "rk_json.h"
+#include "rk_live.h"
+
+static const char *skip_ows(const char *p)
+{
+    while (*p == ' ' || *p == '\t') {
+        p++;
+    }
+    return p;
+}
+
+/* The q-value of the parameters P[0..N) (1000 for q=1, 0 for q=0); 1000 when none. */
+static int qvalue(const char *p, size_t n)
+{
+    const char *end = p + n;
+    int q = 1000;
+
+    while (p < end) {
+        const char *semi = memchr(p, ';', (size_t)(end - p));
+        const char *s = skip_ows(p);
+
+        if ((*s == 'q' || *s == 'Q') && s + 1 < end && s[1] == '=') {
+            int v = 0, scale = 1000, i;
+
+            s += 2;
+            if (s < end && (*s == '0' || *s == '1')) {
+                v = (*s - '0') * 1000;
+                s++;
+                if (s < end && *s == '.') {
+                    for (i = 0, s++; i < 3 && s < end && isdigit((unsigned char)*s); i++, s++) {
+                        scale /= 10;
+                        v += (*s - '0') * scale;
+                    }
+                }
+            }
+            q = v > 1000 ? 1000 : v;
+        }
+        p = semi ? semi + 1 : end;
+    }
+    return q;
+}
+
+int rk_accepts_event_stream(const char *accept)
+{
+    const char *p = accept;
+
+    while (p && *p) {
+        const char *comma = strchr(p, ',');
+        const char *end = comma ? comma : p + strlen(p);
+        const char *s = skip_ows(p), *semi = memchr(s, ';', (size_t)(end - s));
+        const char *tend = semi ? semi : end;
+        size_t n;
+
+        while (tend > s && (tend[-1] == ' ' || tend[-1] == '\t')) {
+            tend--;
+        }
+        n = (size_t)(tend - s);
+        /* named: a wildcard (curl's and most libraries' default "* / *") is not a
+         * request for a stream that never ends */
+        if (n == 17 && !strncasecmp(s, "text/event-stream", 17)) {
+            if (qvalue(semi ? semi + 1 : end, semi ? (size_t)(end - semi - 1) : 0) > 0) {
+                return 1;
+            }
+        }
+        p = comma ? comma + 1 : NULL;
+    }
+    return 0;
+}
+
+int rk_last_event_id(const char *value, int64_t *id)
+{
+    const char *p;
+    int64_t v = 0;
+    int digits = 0;
+
+    if (!value) {
+        return 0;
+    }
+    p = skip_ows(value);
+    if (!*p) {
+        return 0;
+    }
+    for (; isdigit((unsigned char)*p); p++) {
+        if (v == 0 && *p == '0') {
+            continue;   /* a leading zero */
+        }
+        if (++digits > 18) {
+            return -1;
+        }
+        v = v * 10 + (*p - '0');
+    }
+    if (*skip_ows(p) || p == skip_ows(value)) {
+        return -1;
+    }
+    *id = v;
+    return 1;
+}
+
+int rk_prefer_wait(const char *prefer)
+{
+    const char *p = prefer;
+
+    while (p && *p) {
+        const char *comma = strchr(p, ',');
+        const char *end = comma ? comma : p + strlen(p);
+        const char *s = skip_ows(p);
+
+        if ((size_t)(end - s) > 5 && !strncasecmp(s, "wait", 4)) {
+            const char *v = skip_ows(s + 4);
+            int n = 0, digits = 0;
+
+            if (*v == '=') {
+                for (v = skip_ows(v + 1); v < end && isdigit((unsigned char)*v); v++) {
+                    if (++digits > 3) {
+                        break;
+                    }
+                    n = n * 10 + (*v - '0');
+                }
+                v = skip_ows(v);
+                if (digits > 0 && digits <= 3 && (v == end || *v == ';') && n >= 1 && n <= 60) {
+                    return n;
+                }
+            }
+        }
+        p = comma ? comma + 1 : NULL;
+    }
+    return 0;
+}
+
+static int json_value(const char *v)
+{
+    /* one line of data: a line break would end the event's data early */
+    json_t *j = v && !strpbrk(v, "\r\n")
+                ? json_loads(v, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, NULL) : NULL;
+    int ok = j && json_is_object(j);
+
+    json_decref(j);
+    return ok;
+}
+
+size_t rk_lane_event(char *out, const rk_lane_change *c, const char *key)
+{
+    rk_jw w = { out, 0 };
+    int with_lane = !strcmp(c->action, "update") && json_value(c->lane);
+
+    RK_JW_LIT(&w, "id: ");
+    rk_jw_put(&w, c->id, strlen(c->id));
+    RK_JW_LIT(&w, "\nevent: lane\ndata: {\"action\":");
+    rk_jw_str(&w, c->action);
+    RK_JW_LIT(&w, ",\"competition_id\":");
+    rk_jw_str(&w, c->competition_id);
+    RK_JW_LIT(&w, ",\"zone_id\":");
+    rk_jw_str(&w, c->zone_id);
+    RK_JW_LIT(&w, ",\"heat_id\":");
+    rk_jw_str(&w, c->heat_id);
+    if (with_lane) {
+        RK_JW_LIT(&w, ",\"");
+        rk_jw_put(&w, key, strlen(key));
+        RK_JW_LIT(&w, "\":");
+        rk_jw_put(&w, c->lane, strlen(c->lane));   /* one line: compact JSON */
+    }
+    else {
+        RK_JW_LIT(&w, ",\"lane_id\":");
+        rk_jw_str(&w, c->lane_id);
+    }
+    RK_JW_LIT(&w, "}\n\n");
+    return w.len;
+}
