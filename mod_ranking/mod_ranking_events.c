@@ -202,14 +202,7 @@ static int replay(request_rec *r, rk_db *db, listener *l)
             size_t k;
             char *bigger;
 
-            ch.id = rk_db_col(db, row, 0);
-            ch.competition_id = rk_db_col(db, row, 1);
-            ch.zone_id = rk_db_col(db, row, 2);
-            ch.heat_id = rk_db_col(db, row, 3);
-            ch.lane_id = rk_db_col(db, row, 4);
-            ch.action = rk_db_col(db, row, 5);
-            ch.lane = rk_db_col(db, row, 6);
-            if (!ch.id || !ch.competition_id || !ch.heat_id || !ch.lane_id || !ch.action) {
+            if (!rk_live_change_of(db, row, &ch)) {
                 continue;
             }
             k = rk_lane_event(NULL, &ch, l->key);

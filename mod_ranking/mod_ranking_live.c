@@ -169,15 +169,22 @@ source *rk_live_source(server_rec *s)
 
 /* ---- the watcher ---- */
 
-typedef struct {
-    const char *id, *competition, *zone, *heat, *lane, *action, *after;
-} change_row;
+int rk_live_change_of(const rk_db *db, apr_dbd_row_t *row, rk_lane_change *c)
+{
+    c->id = rk_db_col(db, row, 0);
+    c->competition_id = rk_db_col(db, row, 1);
+    c->zone_id = rk_db_col(db, row, 2);
+    c->heat_id = rk_db_col(db, row, 3);
+    c->lane_id = rk_db_col(db, row, 4);
+    c->action = rk_db_col(db, row, 5);
+    c->lane = rk_db_col(db, row, 6);
+    return c->id && c->competition_id && c->heat_id && c->lane_id && c->action;
+}
 
 /* Queue the event of change C for the streams of its competition on SRC. */
-static void dispatch(source *src, const change_row *c)
+static void dispatch(source *src, const rk_lane_change *c)
 {
-    rk_lane_change ch = { c->id, c->competition, c->zone, c->heat, c->lane, c->action, c->after };
-    apr_int64_t id = apr_atoi64(c->id), comp = apr_atoi64(c->competition);
+    apr_int64_t id = apr_atoi64(c->id), comp = apr_atoi64(c->competition_id);
     char *text[2] = { NULL, NULL };
     size_t len[2] = { 0, 0 };
     listener *l;
@@ -190,11 +197,11 @@ static void dispatch(source *src, const change_row *c)
         }
         k = l->key[0] == 'l';   /* the lane under "voie" or "line" */
         if (!text[k]) {
-            len[k] = rk_lane_event(NULL, &ch, l->key);
+            len[k] = rk_lane_event(NULL, c, l->key);
             if (!(text[k] = malloc(len[k]))) {
                 continue;
             }
-            rk_lane_event(text[k], &ch, l->key);
+            rk_lane_event(text[k], c, l->key);
         }
         rk_live_append(l, text[k], len[k]);
         l->last_id = id;
@@ -238,16 +245,9 @@ static void poll_source(apr_pool_t *p, source *src)
             break;
         }
         for (row = NULL; apr_dbd_get_row(db.dbd->driver, p, res, &row, -1) == 0; got++) {
-            change_row c;
+            rk_lane_change c;
 
-            c.id = rk_db_col(&db, row, 0);
-            c.competition = rk_db_col(&db, row, 1);
-            c.zone = rk_db_col(&db, row, 2);
-            c.heat = rk_db_col(&db, row, 3);
-            c.lane = rk_db_col(&db, row, 4);
-            c.action = rk_db_col(&db, row, 5);
-            c.after = rk_db_col(&db, row, 6);
-            if (!c.id || !c.competition || !c.heat || !c.lane || !c.action) {
+            if (!rk_live_change_of(&db, row, &c)) {
                 continue;
             }
             apr_thread_mutex_lock(rk_live.mutex);

@@ -11,6 +11,8 @@
 #include "apr_thread_proc.h"
 
 #include "mod_ranking_live.h"
+#include "mod_ranking_db.h"
+#include "rk_live.h"
 
 #define TICK apr_time_from_msec(250)      /* other servers' changes: seen within it */
 #define WRITE_TIMEOUT apr_time_from_sec(5) /* a parked stream's write, at most */
@@ -77,6 +79,10 @@ void rk_live_append(listener *l, const char *text, size_t n);
 void rk_live_schedule(listener *l);
 void rk_live_unlink(listener *l);
 source *rk_live_source(server_rec *s);
+
+/* A row of RK_Q_HISTORY_SINCE or RK_Q_HISTORY_REPLAY as a change (pointers into the
+ * row): 1, or 0 when a column it needs is NULL (the row is skipped). */
+int rk_live_change_of(const rk_db *db, apr_dbd_row_t *row, rk_lane_change *c);
 
 
 #endif
