@@ -9,6 +9,7 @@
 #define RK_DECLARES_MODULE
 #include "mod_ranking_private.h"
 #include "mod_ranking_auth.h"
+#include "mod_ranking_board.h"
 #include "mod_ranking_cache.h"
 #include "mod_ranking_config.h"
 #include "mod_ranking_db.h"
@@ -160,6 +161,7 @@ static void rk_child_init(apr_pool_t *p, server_rec *s)
     rk_auth_child_init(p, s);
     rk_write_child_init(p, s);
     rk_cache_child_init(p, s);
+    rk_board_child_init(p, s);
     rk_live_child_init(p, s);
 }
 

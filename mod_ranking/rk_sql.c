@@ -16,7 +16,7 @@
 #define LANE_COLS  "l.id, l.heat_id, l.number, l.spot_id, s.name, l.score, l.tiebreak"
 #define HEAT_ORDER " ORDER BY (h.start_time IS NULL), h.start_time, h.number, h.id"
 /* the lanes that may rank in a competition */
-#define LB_LANE_COLS "h.wod_id, l.spot_id, h.id, l.id, l.score, l.tiebreak"
+#define LB_LANE_COLS "h.wod_id, l.spot_id, h.id, l.id, l.score, l.tiebreak, l.number"
 #define LB_LANES "heat h JOIN lane l ON l.heat_id = h.id" \
     " WHERE h.competition_id = %lld AND h.wod_id IS NOT NULL AND l.spot_id IS NOT NULL"
 /* a heat reached through a zone: the zone must be the heat's and of its competition */
@@ -103,6 +103,14 @@ const rk_query rk_queries[RK_Q_COUNT] = {
     [RK_Q_LB_LANES_UNTIMED] = { "ranking_lb_lanes_untimed",
         "SELECT " LB_LANE_COLS " FROM " LB_LANES " AND h.start_time IS NULL"
         " ORDER BY h.number, h.id, l.number, l.id", 1 },
+    /* what a kept leaderboard input needs to follow lane changes (mod_ranking_board.c) */
+    [RK_Q_LB_LANE] = { "ranking_lb_lane",
+        "SELECT " LB_LANE_COLS " FROM " LB_LANES " AND l.id = %lld", 2 },
+    [RK_Q_LB_CHANGES] = { "ranking_lb_changes",
+        "SELECT COUNT(*), COALESCE(MAX(id), 0) FROM lane_history WHERE id > %lld", 1 },
+    [RK_Q_LB_CHANGED_LANES] = { "ranking_lb_changed_lanes",
+        "SELECT lane_id, action FROM lane_history WHERE competition_id = %lld AND id > %lld"
+        " ORDER BY id", 2 },
 
     /* a lane's history (variant A): path ids c, z, h, v.  The parent is the lane as it
      * is now or as a change recorded it (so a deleted lane still has its history);

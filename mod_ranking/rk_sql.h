@@ -30,10 +30,16 @@ typedef enum {
     RK_Q_LB_COMPETITION,    /* id, ranking */
     RK_Q_LB_WODS,           /* id, scoring, time_cap; in list order */
     RK_Q_LB_SPOTS,          /* id, name, division, bib */
-    RK_Q_LB_LANES,          /* wod, spot, heat, lane, score, tiebreak; in heat-list order:
+    RK_Q_LB_LANES,          /* wod, spot, heat, lane, score, tiebreak, lane number; in
+                             * heat-list order:
                              * the heats with a start_time, then (next statement) those
                              * without (two statements, so that both follow an index) */
     RK_Q_LB_LANES_UNTIMED,
+    RK_Q_LB_LANE,           /* competition, lane: the columns of RK_Q_LB_LANES, no row
+                             * when the lane cannot rank */
+    RK_Q_LB_CHANGES,        /* every competition, after a change-log id: how many
+                             * changes, the newest id (0 when none) */
+    RK_Q_LB_CHANGED_LANES,  /* one competition, after a change-log id: lane, action */
     /* lane writes */
     RK_Q_LANE_FOR_UPDATE,   /* lane id, limit of lane numbers, the WOD's scoring, time_cap */
     RK_Q_SPOT_IN_COMPETITION,
