@@ -16,6 +16,7 @@
 #include "mod_ranking_http.h"
 #include "mod_ranking_live.h"
 #include "mod_ranking_read.h"
+#include "mod_ranking_status.h"
 #include "mod_ranking_write.h"
 
 /* The bearer check, before the handler.  /connect and OPTIONS need no token. */
@@ -149,7 +150,7 @@ static int rk_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp
     if (ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_PRE_CONFIG) {
         return OK;   /* the first, dry run of the configuration */
     }
-    if (rk_live_post_config(pconf, s) != 0) {
+    if (rk_live_post_config(pconf, s) != 0 || rk_status_post_config(pconf, s) != 0) {
         return HTTP_INTERNAL_SERVER_ERROR;
     }
     return rk_auth_post_config(pconf, ptemp, s);
@@ -157,6 +158,7 @@ static int rk_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp
 
 static void rk_child_init(apr_pool_t *p, server_rec *s)
 {
+    rk_status_child_init(p, s);
     rk_db_child_init(p, s);
     rk_auth_child_init(p, s);
     rk_write_child_init(p, s);
@@ -175,6 +177,7 @@ static void rk_register_hooks(apr_pool_t *p)
     ap_hook_map_to_storage(rk_map_to_storage, NULL, NULL, APR_HOOK_FIRST);
     ap_hook_check_access(rk_access, NULL, NULL, APR_HOOK_MIDDLE, AP_AUTH_INTERNAL_PER_CONF);
     ap_hook_handler(rk_handler, NULL, NULL, APR_HOOK_MIDDLE);
+    rk_status_register_hooks();
 }
 
 AP_DECLARE_MODULE(ranking) = {

@@ -3,6 +3,7 @@
 #include "apr_thread_mutex.h"
 
 #include "mod_ranking_cache.h"
+#include "mod_ranking_status.h"
 #include "rk_cache.h"
 #include "rk_sql.h"
 #include "rk_token.h"
@@ -72,6 +73,11 @@ const void *rk_answer_acquire(const char *key, apr_uint64_t rev, size_t *len)
         return NULL;
     }
     v = rk_cache_acquire(answers, key, rev, len);
+    if (v) {
+        rk_stats_add(&rk_stats->answer_hits, 1);
+    }
+    rk_stats_set(&rk_stats->answer_entries, rk_cache_entries(answers));
+    rk_stats_set(&rk_stats->answer_bytes, rk_cache_bytes(answers));
     unlock();
     return v;
 }
@@ -80,6 +86,9 @@ void rk_answer_insert(apr_uint64_t rev, void *v)
 {
     if (lock(answers)) {
         rk_cache_insert(answers, rev, v);
+        rk_stats_add(&rk_stats->answer_misses, 1);   /* a miss is an answer built */
+        rk_stats_set(&rk_stats->answer_entries, rk_cache_entries(answers));
+        rk_stats_set(&rk_stats->answer_bytes, rk_cache_bytes(answers));
         unlock();
     }
 }
@@ -123,6 +132,8 @@ int rk_token_get(const char *key, apr_uint64_t rev, rk_token_entry *out)
         memcpy(out, v, sizeof(*out));
         found = 1;
     }
+    rk_stats_add(found ? &rk_stats->token_hits : &rk_stats->token_misses, 1);
+    rk_stats_set(&rk_stats->token_entries, rk_cache_entries(tokens));
     unlock();
     return found;
 }
@@ -131,6 +142,7 @@ void rk_token_put(const char *key, apr_uint64_t rev, const rk_token_entry *e)
 {
     if (lock(tokens)) {
         rk_cache_put(tokens, key, rev, e, sizeof(*e));
+        rk_stats_set(&rk_stats->token_entries, rk_cache_entries(tokens));
         unlock();
     }
 }

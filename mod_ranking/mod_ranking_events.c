@@ -6,6 +6,7 @@
 #include "util_filter.h"
 
 #include "mod_ranking_live_int.h"
+#include "mod_ranking_status.h"
 #include "mod_ranking_config.h"
 #include "mod_ranking_db.h"
 #include "rk_live.h"
@@ -308,6 +309,7 @@ int rk_events(request_rec *r, rk_req *rq)
         apr_thread_mutex_unlock(rk_live.mutex);
     }
     l->src->listeners++;
+    rk_stats_add(&rk_stats->streams, 1);
     l->next = rk_live.head;
     if (rk_live.head) {
         rk_live.head->prev = l;
@@ -357,6 +359,7 @@ int rk_live_wait(request_rec *r, rk_req *rq, int seconds, rk_reread_fn *reread)
         l->changed = l->src->have_rev && (l->src->rev > l->rev
                                           || strcmp(l->src->epoch, rq->rev.epoch) != 0);
         l->src->listeners++;
+        rk_stats_add(&rk_stats->polls, 1);
         l->next = rk_live.head;
         if (rk_live.head) {
             rk_live.head->prev = l;

@@ -1,5 +1,6 @@
 /* mod_ranking_http.c: request state, answers, request bodies. */
 #include "mod_ranking_http.h"
+#include "mod_ranking_status.h"
 #include "mod_ranking_config.h"
 #include "rk_cache.h"
 #include "rk_json.h"
@@ -73,6 +74,7 @@ int rk_request_revision(request_rec *r, rk_db *db, rk_req *rq)
             return -1;
         }
         rq->have_rev = 1;
+        rk_stats_set(&rk_stats->revision, rq->rev.data);
     }
     return 0;
 }

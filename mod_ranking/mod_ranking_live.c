@@ -27,6 +27,7 @@
 #include "ap_mpm.h"
 
 #include "mod_ranking_live_int.h"
+#include "mod_ranking_status.h"
 #include "mod_ranking_config.h"
 #include "mod_ranking_db.h"
 #include "rk_live.h"
@@ -133,6 +134,7 @@ void rk_live_unlink(listener *l)
     if (l->next) {
         l->next->prev = l->prev;
     }
+    rk_stats_add(l->stream ? &rk_stats->streams : &rk_stats->polls, -1);
     if (--l->src->listeners == 0) {
         /* nobody watches it any more: what the watcher knew of it goes stale */
         l->src->have_rev = 0;

@@ -11,6 +11,7 @@
  * waits, so a pool is never used by two threads at once.  PostgreSQL runs each PUT
  * on its own (its transactions do not serialise). */
 #include "mod_ranking_write.h"
+#include "mod_ranking_status.h"
 #include "mod_ranking_live.h"
 #include "rk_body.h"
 #include "rk_cache.h"
@@ -237,6 +238,10 @@ static void put_batch(void *ctxv, rk_group_job *batch)
         }
         n++;
         refused += j->status != HTTP_OK;
+    }
+    if (!failed) {
+        rk_stats_add(&rk_stats->commit_groups, 1);
+        rk_stats_add(&rk_stats->commit_lanes, n - refused);
     }
     ap_log_rerror(APLOG_MARK, APLOG_TRACE1, 0, r, "lane writes: %d in one transaction, "
                   "%d refused, %s", n, refused, failed ? "rolled back" : "committed");

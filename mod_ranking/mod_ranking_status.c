@@ -1,0 +1,98 @@
+/* mod_ranking_status.c: the module's section of server-status (mod_status), through
+ * httpd's status hook as mod_ssl and mod_cache_socache do: per child process, the
+ * answer and token caches, grouped lane commits, open event streams and long polls,
+ * and the data revision it last read; in the HTML page and in the "?auto" form.  The
+ * figures live in a table of anonymous shared memory mapped by the parent at
+ * post_config (rk_stats.c), so that the child answering the status request reads
+ * every child's. */
+#include <errno.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "mod_status.h"
+#include "ap_mpm.h"
+
+#include "mod_ranking_status.h"
+
+static rk_stats_child own;          /* until the slot is claimed, or without a table */
+rk_stats_child *rk_stats = &own;
+static rk_stats_table *table;
+static size_t table_size;
+
+static apr_status_t unmap_table(void *p)
+{
+    munmap(p, table_size);
+    if (table == p) {
+        table = NULL;
+    }
+    return APR_SUCCESS;
+}
+
+int rk_status_post_config(apr_pool_t *pconf, server_rec *s)
+{
+    int daemons = 0;
+    void *m;
+    size_t n;
+
+    ap_mpm_query(AP_MPMQ_HARD_LIMIT_DAEMONS, &daemons);
+    n = 2 * (size_t)(daemons > 0 ? daemons : 16) + 2;
+    table_size = rk_stats_size(n);
+    m = mmap(NULL, table_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) {
+        ap_log_error(APLOG_MARK, APLOG_CRIT, errno, s,
+                     "mod_ranking: cannot map the server-status table");
+        return -1;
+    }
+    table = m;
+    rk_stats_init(table, n);
+    apr_pool_cleanup_register(pconf, m, unmap_table, apr_pool_cleanup_null);
+    return 0;
+}
+
+/* 0 when process PID is gone */
+static int alive(int32_t pid)
+{
+    return kill((pid_t)pid, 0) == 0 || errno != ESRCH;
+}
+
+static apr_status_t release_slot(void *c)
+{
+    rk_stats_release(c, (int32_t)getpid());
+    rk_stats = &own;
+    return APR_SUCCESS;
+}
+
+void rk_status_child_init(apr_pool_t *pchild, server_rec *s)
+{
+    rk_stats_child *c;
+
+    if (!table) {
+        return;
+    }
+    if ((c = rk_stats_claim(table, (int32_t)getpid(), alive)) == NULL) {
+        ap_log_error(APLOG_MARK, APLOG_WARNING, 0, s, "mod_ranking: no free slot in the "
+                     "server-status table: this child's figures are not shown");
+        return;
+    }
+    rk_stats = c;
+    apr_pool_cleanup_register(pchild, c, release_slot, apr_pool_cleanup_null);
+}
+
+static void emit(void *r, const char *text)
+{
+    ap_rputs(text, r);
+}
+
+static int status_hook(request_rec *r, int flags)
+{
+    if (table) {
+        rk_stats_write(table, (flags & AP_STATUS_SHORT) != 0, alive, emit, r);
+    }
+    return OK;
+}
+
+void rk_status_register_hooks(void)
+{
+    APR_OPTIONAL_HOOK(ap, status_hook, status_hook, NULL, NULL, APR_HOOK_MIDDLE);
+}
