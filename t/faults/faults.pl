@@ -14,7 +14,10 @@
 #     reconnect with Last-Event-ID and miss none of the changes made meanwhile;
 #  6. a database of the previous release (schema version 1): 503 JSON on every route
 #     and a log line telling the admin to run `ranking-admin upgrade`; once it has
-#     run, the server answers without a restart, every row of the old data there.
+#     run, the server answers without a restart, every row of the old data there;
+#  8. an empty database (the schema and one user): /competition/ and every list of a
+#     competition without data are 200 with [], an unknown id 404 even with
+#     If-None-Match.
 # Prints "N passed, M failed"; exits non-zero on any failure.
 use strict;
 use warnings;
@@ -140,6 +143,56 @@ sub is_503_json {
     ($code, $data) = $s->call('GET', '/competition/2', $token);
     ok($code == 200 && $data && ($data->{competition}{ranking} // '') eq 'places',
        'upgraded: competitions have the default ranking policy');
+    $s->stop;
+}
+
+# ---- 8. an empty database: the schema, one user, no competition yet ------------------
+# What an administrator following the README meets first: every list that exists and
+# has nothing is 200 with [], the top-level /competition/ too; what does not exist is
+# 404, whatever the preconditions say.
+{
+    my $edb = "$tmp/empty/ranking.db";
+    make_path(dirname($edb));
+    system("sqlite3 '$edb' < '$root/sql/schema.sql' >/dev/null") == 0 or die "schema\n";
+    system("printf 'pw\n' | '$build/tools/ranking-admin' --params '$edb' --cost 4 add first >/dev/null") == 0
+        or die "ranking-admin add\n";
+    system('chown', '-R', 'www-data:', dirname($edb)) == 0 or die "chown\n";
+    my $s = server('empty', $edb);
+    my $token = $s->login('first', 'pw');
+    ok(defined $token, 'empty database: the first user logs in');
+    for my $path ('/competition/', '/competition') {
+        my ($code, $data, $res) = $s->call('GET', $path, $token);
+        ok($code == 200 && $res->decoded_content eq '{"status":"success","competitions":[]}',
+           "empty database: GET $path is 200 with []") or print "# $code ", $res->decoded_content, "\n";
+    }
+    my ($code, $data, $res) = $s->call('HEAD', '/competition/', $token);
+    ok($code == 200, 'empty database: HEAD /competition/ is 200');
+    my $etag = $res->header('ETag') // '';
+    my $req = HTTP::Request->new(GET => $s->url('/competition/'));
+    $req->header(Authorization => "Bearer $token", 'If-None-Match' => $etag);
+    ok($s->{ua}->request($req)->code == 304, 'empty database: the empty list answers 304 to its ETag');
+    for my $inm ('*', $etag) {
+        $req = HTTP::Request->new(GET => $s->url('/competition/1'));
+        $req->header(Authorization => "Bearer $token", 'If-None-Match' => $inm);
+        my $r = $s->{ua}->request($req);
+        ok($r->code == 404 && $r->decoded_content eq '{"status":"error","message":"Not found"}',
+           "empty database: GET of a competition that does not exist with If-None-Match: $inm is 404")
+            or print "# ", $r->code, "\n";
+    }
+    system('sqlite3', $edb, "INSERT INTO competition (id, name) VALUES (1, 'New');"
+           . " INSERT INTO zone (id, competition_id, name, lane_count) VALUES (1, 1, 'Floor', 4), (2, 1, 'Empty', 4);"
+           . " INSERT INTO heat (id, competition_id, zone_id, number) VALUES (1, 1, 1, 1);") == 0
+        or die "insert\n";
+    my %lists = ('/competition/1/wod/' => 'wods', '/competition/1/spot/' => 'spots',
+                 '/competition/1/zone/2/heat/' => 'heats', '/competition/1/heat/1/line/' => 'lines',
+                 '/competition/1/zone/1/heat/1/voie/' => 'voies');
+    for my $path (sort keys %lists) {
+        ($code, $data, $res) = $s->call('GET', $path, $token);
+        ok($code == 200 && $res->decoded_content eq qq({"status":"success","$lists{$path}":[]}),
+           "a competition without data: GET $path is 200 with []") or print "# $code\n";
+    }
+    ($code, $data) = $s->call('GET', '/competition/', $token);
+    ok($code == 200 && $data && @{ $data->{competitions} } == 1, 'the new competition is listed');
     $s->stop;
 }
 
