@@ -17,7 +17,9 @@
 #     run, the server answers without a restart, every row of the old data there;
 #  8. an empty database (the schema and one user): /competition/ and every list of a
 #     competition without data are 200 with [], an unknown id 404 even with
-#     If-None-Match.
+#     If-None-Match;
+#  9. ./scripts/demo after an unclean stop: a pid file naming another process is
+#     removed and the demo starts; one naming the running demo refuses a second start.
 # Prints "N passed, M failed"; exits non-zero on any failure.
 use strict;
 use warnings;
@@ -194,6 +196,56 @@ sub is_503_json {
     ($code, $data) = $s->call('GET', '/competition/', $token);
     ok($code == 200 && $data && @{ $data->{competitions} } == 1, 'the new competition is listed');
     $s->stop;
+}
+
+# ---- 9. ./scripts/demo after an unclean stop ---------------------------------------
+# Its pid file names a pid since reused by another process (here a sleep): the demo
+# removes the stale file and starts; a file naming the running demo makes a second
+# start refuse.
+{
+    my $dir = "$tmp/demo";
+    make_path($dir);
+    my $port = RkServer::free_port();
+    my $sleeper = fork // die "fork: $!";
+    if (!$sleeper) { exec 'sleep', '120'; POSIX::_exit(127); }
+    open my $pf, '>', "$dir/httpd.pid" or die "$dir/httpd.pid: $!";
+    print {$pf} "$sleeper\n";
+    close $pf;
+    my $start = sub {
+        my ($log) = @_;
+        my $pid = fork // die "fork: $!";
+        if (!$pid) {
+            $ENV{PORT} = $port;
+            $ENV{RANKING_DEMO_DIR} = $dir;
+            open STDOUT, '>', $log or POSIX::_exit(127);
+            open STDERR, '>&', \*STDOUT;
+            exec "$root/scripts/demo";
+            POSIX::_exit(127);
+        }
+        return $pid;
+    };
+    my $demo = $start->("$tmp/demo1.log");
+    my $ua = LWP::UserAgent->new(timeout => 5);
+    my $code = 0;
+    for (1 .. 600) {
+        $code = $ua->get("http://127.0.0.1:$port/competition/")->code;
+        last if $code == 401;
+        last if waitpid($demo, POSIX::WNOHANG()) == $demo;
+        sleep 0.1;
+    }
+    my $log = do { local (@ARGV, $/) = ("$tmp/demo1.log"); <> // '' };
+    ok($code == 401, 'demo: starts although its pid file names another process')
+        or print map { "# $_\n" } split /\n/, $log;
+    ok($log =~ /removing a stale pid file/, 'demo: says it removed the stale pid file');
+    my $second = $start->("$tmp/demo2.log");
+    waitpid($second, 0);
+    my $log2 = do { local (@ARGV, $/) = ("$tmp/demo2.log"); <> // '' };
+    ok($? != 0 && $log2 =~ /already running/, 'demo: a second start refuses while the first runs');
+    ok(kill(0, $demo), 'demo: the first one is still running');
+    kill 'TERM', $demo;
+    waitpid($demo, 0);
+    kill 'KILL', $sleeper;
+    waitpid($sleeper, 0);
 }
 
 # ---- 7. over HTTP/2 (h2c, mod_http2): reads, an event stream and a long poll ----------
