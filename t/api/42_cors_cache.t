@@ -14,6 +14,7 @@ use FindBin;
 use lib "$FindBin::Bin/../lib";
 use Test::More;
 use File::Temp ();
+use Apache::Test ();
 use RankingTest;
 
 my $reader = login('demo', 'demo');
@@ -139,7 +140,9 @@ for my $case (['https://scores.example.org/', 0], ['*', 0], ['https://Scores.exa
         . "LoadModule dbd_module $moddir/mod_dbd.so\nLoadModule ranking_module $so\n"
         . "<Location /x>\n SetHandler ranking\n RankingCORSOrigins $origins\n</Location>\n";
     close $conf;
-    my $out = `apache2 -t -f $conf 2>&1`;
+    # the server Apache::Test runs (under --asan, a wrapper that preloads the runtime)
+    my $httpd = Apache::Test::vars('httpd') || 'apache2';
+    my $out = `$httpd -t -f $conf 2>&1`;
     if ($ok) {
         is($?, 0, "RankingCORSOrigins $origins: accepted") or diag($out);
     }
