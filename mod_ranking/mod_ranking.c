@@ -29,7 +29,7 @@ static int rk_access(request_rec *r)
     }
     rq = rk_request(r);
     /* on every answer of the mount, also those httpd writes itself */
-    apr_table_setn(r->err_headers_out, "X-Content-Type-Options", "nosniff");
+    rk_common_headers(r, rq);
     if (rq->method == RK_M_OPTIONS || rq->route.id == RK_ROUTE_CONNECT) {
         return DECLINED;
     }
@@ -56,7 +56,7 @@ static int rk_handler(request_rec *r)
         return DECLINED;
     }
     rq = rk_request(r);
-    apr_table_setn(r->err_headers_out, "X-Content-Type-Options", "nosniff");
+    rk_common_headers(r, rq);
     /* a request the access hook did not see (sub-request, internal redirect with a
      * different configuration): check the token here */
     if (!rq->authenticated && rq->method != RK_M_OPTIONS && rq->route.id != RK_ROUTE_CONNECT) {

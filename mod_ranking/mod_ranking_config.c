@@ -4,6 +4,7 @@
 #include <errno.h>
 
 #include "mod_ranking_config.h"
+#include "rk_cors.h"
 #include "rk_router.h"
 
 #define UNSET (-1)
@@ -23,6 +24,8 @@ typedef struct {
     const char *base;        /* RankingBasePath, NULL when unset */
     int login_limit;         /* failed logins per window before 429, 0 = off, UNSET */
     apr_int64_t login_window;/* seconds, UNSET */
+    apr_array_header_t *cors;/* RankingCORSOrigins: origins (const char *), empty: off;
+                              * NULL when unset */
 } dir_conf;
 
 /* RankingLoginCache: "none", or a socache provider with its arguments */
@@ -57,6 +60,7 @@ void *rk_config_merge_dir(apr_pool_t *p, void *basev, void *addv)
     MERGE(login_limit);
     MERGE(login_window);
     c->base = add->base ? add->base : base->base;
+    c->cors = add->cors ? add->cors : base->cors;
     return c;
 }
 
@@ -106,6 +110,14 @@ apr_int64_t rk_config_login_window(request_rec *r)
 {
     const dir_conf *c = conf(r);
     return c->login_window == UNSET ? DEFAULT_LOGIN_WINDOW : c->login_window;
+}
+
+const char *const *rk_config_cors_origins(request_rec *r, size_t *n)
+{
+    const apr_array_header_t *a = conf(r)->cors;
+
+    *n = a ? (size_t)a->nelts : 0;
+    return *n ? (const char *const *)a->elts : NULL;
 }
 
 const char *rk_config_login_cache(void)
@@ -209,6 +221,30 @@ static const char *set_login_window(cmd_parms *cmd, void *cfg, const char *arg)
                      &((dir_conf *)cfg)->login_window);
 }
 
+/* RankingCORSOrigins off | ORIGIN...: "off" alone, or origins as browsers send them
+ * (checked: a listed origin that a browser never sends would silently never match). */
+static const char *set_cors(cmd_parms *cmd, void *cfg, const char *arg)
+{
+    dir_conf *c = cfg;
+
+    if (!c->cors) {
+        c->cors = apr_array_make(cmd->pool, 4, sizeof(const char *));
+    }
+    else if (c->cors->nelts == 0) {
+        return "RankingCORSOrigins: off cannot be combined with origins";
+    }
+    if (!strcasecmp(arg, "off")) {
+        return c->cors->nelts ? "RankingCORSOrigins: off cannot be combined with origins" : NULL;
+    }
+    if (!rk_cors_origin_valid(arg)) {
+        return apr_psprintf(cmd->pool, "RankingCORSOrigins: '%s' is not an origin as browsers "
+                            "send it (scheme://host[:port] in lower case, no path, no "
+                            "trailing slash), or off", arg);
+    }
+    *(const char **)apr_array_push(c->cors) = arg;
+    return NULL;
+}
+
 static const char *set_login_cache(cmd_parms *cmd, void *cfg, const char *arg)
 {
     const char *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
@@ -264,6 +300,9 @@ const command_rec rk_config_cmds[] = {
                   "before /connect answers 429 (default 10, 0 turns throttling off)"),
     AP_INIT_TAKE1("RankingLoginWindow", set_login_window, NULL, ACCESS_CONF,
                   "Seconds over which failed logins are counted (default 300)"),
+    AP_INIT_ITERATE("RankingCORSOrigins", set_cors, NULL, ACCESS_CONF,
+                    "Origins whose pages may use the API from a browser (CORS), or off "
+                    "(default off)"),
     AP_INIT_TAKE1("RankingLoginCache", set_login_cache, NULL, RSRC_CONF,
                   "Where failed logins are counted: none, or a socache provider "
                   "with its arguments (default shmcb)"),

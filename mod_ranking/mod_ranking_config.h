@@ -20,6 +20,8 @@ apr_off_t rk_config_body_limit(request_rec *r);     /* bytes */
 const char *rk_config_base(request_rec *r);         /* RankingBasePath, or NULL */
 unsigned rk_config_login_limit(request_rec *r);     /* failures before 429, 0 = off */
 apr_int64_t rk_config_login_window(request_rec *r); /* seconds */
+/* RankingCORSOrigins: the listed origins (*N of them), or NULL with *N 0 (off) */
+const char *const *rk_config_cors_origins(request_rec *r, size_t *n);
 
 /* Server-wide: RankingLoginCache ("none", or "provider[:arguments]") */
 const char *rk_config_login_cache(void);

@@ -256,7 +256,8 @@ int rk_events(request_rec *r, rk_req *rq)
     }
     r->status = HTTP_OK;
     ap_set_content_type(r, "text/event-stream");
-    apr_table_setn(r->headers_out, "Cache-Control", "no-cache");
+    /* in place of the "private, no-cache" of authenticated answers */
+    apr_table_setn(r->err_headers_out, "Cache-Control", "no-cache");
     apr_table_setn(r->headers_out, "X-Accel-Buffering", "no");
     if (r->header_only) {
         return OK;

@@ -3,6 +3,7 @@
 #include "mod_ranking_status.h"
 #include "mod_ranking_config.h"
 #include "rk_cache.h"
+#include "rk_cors.h"
 #include "rk_json.h"
 
 /* ---- request state ---- */
@@ -65,6 +66,47 @@ rk_req *rk_request(request_rec *r)
         ap_set_module_config(r->request_config, &ranking_module, rq);
     }
     return rq;
+}
+
+void rk_common_headers(request_rec *r, rk_req *rq)
+{
+    const char *const *origins;
+    const char *origin;
+    size_t n;
+
+    if (rq->headers_done) {
+        return;
+    }
+    rq->headers_done = 1;
+    apr_table_setn(r->err_headers_out, "X-Content-Type-Options", "nosniff");
+    /* an authenticated answer: browsers revalidate it (ETag), shared caches keep
+     * nothing (/connect says no-store itself; an OPTIONS answer holds no data) */
+    if (rq->method != RK_M_OPTIONS && rq->route.id != RK_ROUTE_CONNECT) {
+        apr_table_setn(r->err_headers_out, "Cache-Control", "private, no-cache");
+    }
+    if (!(origins = rk_config_cors_origins(r, &n))) {
+        return;   /* CORS off: no header of it */
+    }
+    /* the answer depends on Origin once CORS is on, listed or not */
+    apr_table_mergen(r->err_headers_out, "Vary", "Origin");
+    origin = apr_table_get(r->headers_in, "Origin");
+    if (!rk_cors_origin_listed(origin, origins, n)) {
+        return;
+    }
+    apr_table_setn(r->err_headers_out, "Access-Control-Allow-Origin", origin);
+    if (rq->method == RK_M_OPTIONS
+        && apr_table_get(r->headers_in, "Access-Control-Request-Method")) {
+        const char *allow = rk_route_allow(rq->route.id);
+
+        if (allow) {   /* a known route: what it takes (an unknown one is 404) */
+            apr_table_setn(r->err_headers_out, "Access-Control-Allow-Methods", allow);
+            apr_table_setn(r->err_headers_out, "Access-Control-Allow-Headers",
+                           RK_CORS_ALLOW_HEADERS);
+            apr_table_setn(r->err_headers_out, "Access-Control-Max-Age", RK_CORS_MAX_AGE);
+        }
+        return;
+    }
+    apr_table_setn(r->err_headers_out, "Access-Control-Expose-Headers", RK_CORS_EXPOSE_HEADERS);
 }
 
 int rk_request_revision(request_rec *r, rk_db *db, rk_req *rq)

@@ -18,6 +18,7 @@ typedef struct {
     int authenticated;
     int have_rev;           /* REV read from the database */
     int waited;             /* a long poll that has waited: answer, never wait again */
+    int headers_done;       /* rk_common_headers has run */
     rk_rev rev;
 } rk_req;
 
@@ -26,6 +27,13 @@ int rk_is_ours(request_rec *r);
 
 /* This request's state, made and attached on the first call (route parsed once). */
 rk_req *rk_request(request_rec *r);
+
+/* The headers every answer of the mount carries, whoever writes it (httpd's own error
+ * pages included: err_headers_out), set once per request: X-Content-Type-Options;
+ * Cache-Control: private, no-cache on the answers that need a token; with
+ * RankingCORSOrigins, Vary: Origin, and for a listed Origin the CORS headers of a
+ * preflight (OPTIONS with Access-Control-Request-Method) or of an answer. */
+void rk_common_headers(request_rec *r, rk_req *rq);
 
 /* The change counters of the database, read once per request into RQ->rev.  0, or
  * -1 on a database error. */

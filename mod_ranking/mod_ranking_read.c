@@ -1,12 +1,14 @@
 /* mod_ranking_read.c: the read path.  The answer of a read route depends on the route
- * and the data only: one strong ETag per data revision of the database;
- * If-None-Match is answered 304 before any body is built, and built answers are
- * cached for their revision (mod_ranking_cache.c). */
+ * and the data only: one strong ETag per data revision of the database (one lane's
+ * answer: that lane's own tag); answers are built once per revision and cached
+ * (mod_ranking_cache.c), and the preconditions (If-Match 412, If-None-Match 304) are
+ * decided once the answer is known to exist. */
 #include "mod_ranking_read.h"
 #include "mod_ranking_board.h"
 #include "mod_ranking_cache.h"
 #include "mod_ranking_live.h"
 #include "rk_cache.h"
+#include "rk_cond.h"
 #include "rk_json.h"
 #include "rk_live.h"
 #include "rk_query.h"
@@ -57,7 +59,9 @@ void *rk_build_answer(request_rec *r, rk_db *db, const rk_route *route, const ch
             v[i] = c ? apr_pstrdup(p, c) : NULL;
         }
     }
-    if (!found) {
+    /* zero rows: what the path names does not exist; but the top-level list, which
+     * has no parent, is only empty */
+    if (!found && route->id != RK_ROUTE_COMPETITIONS) {
         *status = HTTP_NOT_FOUND;
     }
     else {
@@ -96,14 +100,40 @@ static int reread(request_rec *r, rk_req *rq)
     return rk_read(r, rq);
 }
 
+/* The strong ETag of a lane's answer V (one voie or line): the lane's own tag, which
+ * changes only when that lane changes (rk_lane_etag), so that a conditional write is
+ * not refused because another lane of a busy competition changed.  NULL when V is not
+ * of the expected shape (never, for answers of rk_json_answer). */
+static const char *lane_answer_etag(request_rec *r, const char *epoch, const void *v, size_t len)
+{
+    const char *obj;
+    size_t n;
+    char *out = apr_palloc(r->pool, RK_LANE_ETAG_MAX);
+
+    if (rk_answer_object(v, len, &obj, &n) != 0) {
+        return NULL;
+    }
+    return rk_lane_etag(epoch, obj, n, out);
+}
+
+static int is_lane_route(rk_route_id id)
+{
+    return id == RK_ROUTE_A_VOIE || id == RK_ROUTE_B_LINE;
+}
+
+/* Order: the answer is found (cache) or built first, so that a resource that does not
+ * exist is 404 whatever the preconditions say (a 304 or a 412 would tell a client that
+ * something is there); then If-Match (412) and If-None-Match (304, or a long poll).
+ * An answer is built once per data revision: a 304 costs a cache lookup. */
 int rk_read(request_rec *r, rk_req *rq)
 {
     const rk_route_def *def = rk_route_def_of(rq->route.id);
     const char *key, *division = NULL, *etag;
-    const void *cached;
-    void *built;
+    const void *value;
+    void *built = NULL;
     size_t len = 0;
     int status, rv;
+    rk_cond cond;
     apr_thread_mutex_t *lock;
     rk_db db;
 
@@ -123,14 +153,50 @@ int rk_read(request_rec *r, rk_req *rq)
     if (rk_request_revision(r, &db, rq) != 0) {
         return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
     }
-    /* one strong ETag per data revision, and per parameter set */
-    etag = apr_psprintf(r->pool, "\"%s-%" APR_UINT64_T_FMT, rq->rev.epoch, rq->rev.data);
-    etag = division ? apr_psprintf(r->pool, "%s-d%08x\"", etag, rk_cache_hash(division))
-                    : apr_pstrcat(r->pool, etag, "\"", NULL);
+    key = answer_key(r, rq, division);
+    if ((value = rk_answer_acquire(key, rq->rev.data, &len)) == NULL) {
+        /* one build per key at a time: built by another thread while this one waited? */
+        lock = rk_build_lock(key);
+        if (!lock || (value = rk_answer_acquire(key, rq->rev.data, &len)) == NULL) {
+            built = def->answer == RK_ANSWER_BOARD
+                    ? rk_board_build(r, &db, &rq->route, division, key, &status, &len)
+                    : rk_build_answer(r, &db, &rq->route, key, &status, &len);
+            if (built) {
+                /* the cache takes a reference of its own: ours goes with the answer */
+                rk_answer_insert(rq->rev.data, built);
+            }
+            value = built;
+        }
+        rk_build_unlock(lock);
+        if (!value) {
+            return rk_send_status(r, status);   /* 404 (or 503, 500) first */
+        }
+    }
+    /* one strong ETag per data revision, and per parameter set; a lane's own */
+    if (is_lane_route(rq->route.id)) {
+        etag = lane_answer_etag(r, rq->rev.epoch, value, len);
+    }
+    else {
+        etag = apr_psprintf(r->pool, "\"%s-%" APR_UINT64_T_FMT, rq->rev.epoch, rq->rev.data);
+        etag = division ? apr_psprintf(r->pool, "%s-d%08x\"", etag, rk_cache_hash(division))
+                        : apr_pstrcat(r->pool, etag, "\"", NULL);
+    }
+    if (!etag) {
+        rk_cache_release(value);
+        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "a lane answer of an unexpected shape");
+        return rk_send_status(r, HTTP_INTERNAL_SERVER_ERROR);
+    }
+    cond = rk_cond_eval(apr_table_get(r->headers_in, "If-Match"),
+                        apr_table_get(r->headers_in, "If-None-Match"), etag, 1);
+    if (cond == RK_COND_FAILED) {
+        rk_cache_release(value);
+        return rk_send_status(r, HTTP_PRECONDITION_FAILED);
+    }
     apr_table_setn(r->headers_out, "ETag", etag);
-    if (ap_meets_conditions(r) == HTTP_NOT_MODIFIED) {
+    if (cond == RK_COND_NOT_MODIFIED) {
         int wait = rq->waited ? 0 : rk_prefer_wait(apr_table_get(r->headers_in, "Prefer"));
 
+        rk_cache_release(value);
         /* a long poll: If-None-Match holds the current ETag, wait for a change */
         if (wait > 0 && apr_table_get(r->headers_in, "If-None-Match")) {
             return rk_live_wait(r, rq, wait, reread);
@@ -138,26 +204,5 @@ int rk_read(request_rec *r, rk_req *rq)
         r->status = HTTP_NOT_MODIFIED;
         return OK;
     }
-    key = answer_key(r, rq, division);
-    if ((cached = rk_answer_acquire(key, rq->rev.data, &len)) != NULL) {
-        return rk_send_value(r, cached, len);
-    }
-    /* one build per key at a time: built by another thread while this one waited? */
-    lock = rk_build_lock(key);
-    if (lock && (cached = rk_answer_acquire(key, rq->rev.data, &len)) != NULL) {
-        rk_build_unlock(lock);
-        return rk_send_value(r, cached, len);
-    }
-    built = def->answer == RK_ANSWER_BOARD
-            ? rk_board_build(r, &db, &rq->route, division, key, &status, &len)
-            : rk_build_answer(r, &db, &rq->route, key, &status, &len);
-    if (built) {
-        rk_answer_insert(rq->rev.data, built);
-    }
-    rk_build_unlock(lock);
-    if (!built) {
-        apr_table_unset(r->headers_out, "ETag");
-        return rk_send_status(r, status);
-    }
-    return rk_send_value(r, built, len);
+    return rk_send_value(r, value, len);
 }

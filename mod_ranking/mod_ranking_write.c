@@ -15,6 +15,7 @@
 #include "mod_ranking_live.h"
 #include "rk_body.h"
 #include "rk_cache.h"
+#include "rk_cond.h"
 #include "rk_group.h"
 #include "rk_json.h"
 #include "rk_score.h"
@@ -40,6 +41,33 @@ static const char *lane_json(request_rec *r, const char *const *v)
     rk_json_object(out, &rk_res_voie, v);
     out[n] = '\0';
     return out;
+}
+
+/* The lane's strong ETag from its row V (LANE_FIELDS values): the tag a GET of the
+ * voie (or line) shows (rk_lane_etag of the same object bytes). */
+static const char *lane_etag(request_rec *r, const rk_req *rq, const char *lane_obj)
+{
+    return rk_lane_etag(rq->rev.epoch, lane_obj, strlen(lane_obj),
+                        apr_palloc(r->pool, RK_LANE_ETAG_MAX));
+}
+
+/* The preconditions of a write (If-Match, If-None-Match) against the lane as it is
+ * now (its JSON object): RK_COND_PASS or RK_COND_FAILED (412).  A request without
+ * them passes without a look at the lane. */
+static int has_conditions(request_rec *r)
+{
+    return apr_table_get(r->headers_in, "If-Match") || apr_table_get(r->headers_in, "If-None-Match");
+}
+
+static rk_cond write_cond(request_rec *r, const rk_req *rq, const char *lane_obj)
+{
+    const char *etag = lane_etag(r, rq, lane_obj);
+
+    if (!etag) {
+        return RK_COND_FAILED;
+    }
+    return rk_cond_eval(apr_table_get(r->headers_in, "If-Match"),
+                        apr_table_get(r->headers_in, "If-None-Match"), etag, 0);
 }
 
 /* Record a change of the lane of ROUTE in the change log, inside the transaction of
@@ -77,6 +105,7 @@ typedef struct {
     const char *err;      /* its message (NULL: the status's own) */
     void *answer;         /* on success, the answer: the lane as stored */
     size_t len;
+    const char *etag;     /* on success, the lane's new ETag */
 } put_job;
 
 static rk_group *group;   /* this child's queue; NULL: each PUT commits on its own */
@@ -99,7 +128,7 @@ static int apply(rk_db *db, put_job *job, rk_lane_args *la)
     const rk_route *route = &job->rq->route;
     const rk_lane_patch *patch = job->patch;
     const char *args[RK_MAX_IDS], *lane[4], *found_spot[1];
-    const char *before[LANE_FIELDS], *after[LANE_FIELDS];
+    const char *before[LANE_FIELDS], *after[LANE_FIELDS], *after_obj;
     apr_int64_t lane_count;
     rk_score score;
     int nrows;
@@ -109,6 +138,17 @@ static int apply(rk_db *db, put_job *job, rk_lane_args *la)
     switch (rk_db_select_one(r, db, RK_Q_LANE_FOR_UPDATE, args, lane, 4)) {
     case -1: job->status = HTTP_SERVICE_UNAVAILABLE; return 0;
     case 0:  job->status = HTTP_NOT_FOUND; return 0;   /* deleted meanwhile */
+    }
+    if (lane_row(r, db, route, before) != 1) {
+        job->status = HTTP_SERVICE_UNAVAILABLE;
+        return 0;
+    }
+    /* If-Match / If-None-Match, against the lane in this transaction: a writer with a
+     * stale ETag cannot overwrite a change committed since it read the lane (the
+     * check before the queue may have passed against an older state) */
+    if (has_conditions(r) && write_cond(r, job->rq, lane_json(r, before)) == RK_COND_FAILED) {
+        job->status = HTTP_PRECONDITION_FAILED;
+        return 0;
     }
     lane_count = lane[1] ? apr_atoi64(lane[1]) : RK_LANE_NUMBER_MAX;
     if ((patch->set & RK_LANE_SET_NUMBER) && patch->number > lane_count) {
@@ -133,18 +173,16 @@ static int apply(rk_db *db, put_job *job, rk_lane_args *la)
             return 0;
         }
     }
-    if (lane_row(r, db, route, before) != 1) {
-        job->status = HTTP_SERVICE_UNAVAILABLE;
-        return 0;
-    }
     rk_lane_args_pack(patch, route->ids[RK_ID_A_HEAT], route->ids[RK_ID_A_LANE], la);
     if (rk_db_query(r, db, RK_Q_LANE_UPDATE, la->update, &nrows, APLOG_INFO) != 0) {
         job->status = HTTP_SERVICE_UNAVAILABLE;
         return 1;
     }
-    /* the lane as stored: the answer, and the change log's "after" */
+    /* the lane as stored: the answer, its ETag, and the change log's "after" */
     if (nrows != 1 || lane_row(r, db, route, after) != 1
-        || record(r, db, route, "update", lane_json(r, before), lane_json(r, after)) != 0) {
+        || !(after_obj = lane_json(r, after))
+        || record(r, db, route, "update", lane_json(r, before), after_obj) != 0
+        || !(job->etag = lane_etag(r, job->rq, after_obj))) {
         job->status = HTTP_SERVICE_UNAVAILABLE;
         return 0;
     }
@@ -249,7 +287,7 @@ static void put_batch(void *ctxv, rk_group_job *batch)
 
 int rk_put_lane(request_rec *r, rk_req *rq)
 {
-    const char *args[RK_MAX_IDS], *lane[2];
+    const char *args[RK_MAX_IDS], *lane[2], *now[LANE_FIELDS];
     put_job *job = apr_pcalloc(r->pool, sizeof(*job));
     batch_ctx ctx;
     char *body;
@@ -260,11 +298,26 @@ int rk_put_lane(request_rec *r, rk_req *rq)
     if ((rv = rk_db_open(r, &db)) != OK) {
         return rk_send_status(r, rv);
     }
+    /* the database's epoch, for the lane's ETag (read once per request) */
+    if (rk_request_revision(r, &db, rq) != 0) {
+        return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
+    }
     /* 404 before the body is read; the transaction checks again */
     rk_route_args(&rq->route, args);
     switch (rk_db_select_one(r, &db, RK_Q_LANE_FOR_UPDATE, args, lane, 2)) {
     case -1: return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
     case 0:  return rk_send_status(r, HTTP_NOT_FOUND);
+    }
+    /* 412 before the body (415, 413, 400) when the lane already fails the
+     * preconditions; the transaction checks again */
+    if (has_conditions(r)) {
+        switch (lane_row(r, &db, &rq->route, now)) {
+        case -1: return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
+        case 0:  return rk_send_status(r, HTTP_NOT_FOUND);
+        }
+        if (write_cond(r, rq, lane_json(r, now)) == RK_COND_FAILED) {
+            return rk_send_status(r, HTTP_PRECONDITION_FAILED);
+        }
     }
     if ((rv = rk_take_json_body(r, &body, &len)) != OK) {
         return rv;
@@ -294,17 +347,21 @@ int rk_put_lane(request_rec *r, rk_req *rq)
                   (job->patch->set & RK_LANE_SET_SPOT) ? " spot_id" : "",
                   (job->patch->set & RK_LANE_SET_SCORE) ? " score" : "",
                   (job->patch->set & RK_LANE_SET_TIEBREAK) ? " tiebreak" : "");
+    apr_table_setn(r->headers_out, "ETag", job->etag);
     return rk_send_value(r, job->answer, job->len);
 }
 
 int rk_delete_lane(request_rec *r, rk_req *rq)
 {
     const char *args[RK_MAX_IDS], *before[LANE_FIELDS];
-    int rv, nrows = 0, found = -1, begun;
+    int rv, nrows = 0, found = -1, begun, failed_cond = 0;
     rk_db db;
 
     if ((rv = rk_db_open(r, &db)) != OK) {
         return rk_send_status(r, rv);
+    }
+    if (has_conditions(r) && rk_request_revision(r, &db, rq) != 0) {
+        return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);   /* the epoch of the ETag */
     }
     rk_route_args(&rq->route, args);
     if (rk_db_write_lock(r, &db) != 0) {
@@ -312,7 +369,12 @@ int rk_delete_lane(request_rec *r, rk_req *rq)
     }
     /* the lane, gone, and its last state in the change log: all or nothing */
     begun = rk_db_begin(r, &db) == 0;
-    if (begun && (found = lane_row(r, &db, &rq->route, before)) == 1) {
+    if (begun && (found = lane_row(r, &db, &rq->route, before)) == 1 && has_conditions(r)
+        && write_cond(r, rq, lane_json(r, before)) == RK_COND_FAILED) {
+        failed_cond = 1;   /* 412: nothing deleted, rolled back */
+        rv = -1;
+    }
+    else if (begun && found == 1) {
         rv = rk_db_query(r, &db, RK_Q_LANE_DELETE, args, &nrows, APLOG_ERR);
         if (rv == 0 && nrows == 1) {
             rv = record(r, &db, &rq->route, "delete", lane_json(r, before), NULL);
@@ -325,6 +387,9 @@ int rk_delete_lane(request_rec *r, rk_req *rq)
     rk_db_write_unlock(&db);
     if (found == 0) {
         return rk_send_status(r, HTTP_NOT_FOUND);
+    }
+    if (failed_cond) {
+        return rk_send_status(r, HTTP_PRECONDITION_FAILED);
     }
     if (found != 1 || rv != 0) {
         return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);

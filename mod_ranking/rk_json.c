@@ -328,6 +328,7 @@ const char *rk_status_message(int status)
     case 405: return "Method not allowed";
     case 406: return "Not acceptable";
     case 409: return "Conflict";
+    case 412: return "Precondition failed";
     case 413: return "Request body too large";
     case 415: return "Unsupported media type";
     case 429: return "Too many requests";

@@ -86,7 +86,7 @@ char *rk_json_dump(const json_t *json, size_t *len);
 json_t *rk_json_error(const char *message);
 
 /* The message of the contract for a status (404 "Not found", 401 "Unauthorized",
- * 403 "Forbidden", 405 "Method not allowed", 415 "Unsupported media type",
+ * 403 "Forbidden", 405 "Method not allowed", 412 "Precondition failed", 415 "Unsupported media type",
  * 413 "Request body too large", 409 "Conflict", 400 "Bad request",
  * 429 "Too many requests", 503 "Service unavailable", 500 "Internal server error"). */
 const char *rk_status_message(int status);

@@ -13,7 +13,7 @@
 # answers, and every path and operation of the document was exercised.
 # The validator (npm packages of t/openapi) is installed by t/openapi/validate.sh when
 # missing; without it every check fails: nothing is skipped.
-# tests: 547
+# tests: 590
 use strict;
 use warnings;
 use utf8;
@@ -245,6 +245,7 @@ for my $p ($LBW, $LBA) {
     my $etag = req(GET => "/api$p", $READER)->header('ETag') // '"none"';
     ex(304, GET => $p, token => $READER, headers => { 'If-None-Match' => $etag });
     ex(304, HEAD => $p, token => $READER, headers => { 'If-None-Match' => $etag });
+    ex(412, HEAD => $p, token => $READER, headers => { 'If-Match' => '"0-0"' });
     my $etag_rx = req(GET => "/api$p?division=RX", $READER)->header('ETag') // '"none"';
     ex(304, GET => $p, token => $READER, query => 'division=RX', headers => { 'If-None-Match' => $etag_rx });
     ex(304, HEAD => $p, token => $READER, query => 'division=RX', headers => { 'If-None-Match' => $etag_rx });
@@ -279,6 +280,9 @@ for my $k ('competitions', @KINDS) {
     my $etag = req(GET => "/api$path", $READER)->header('ETag') // '"none"';
     ex(304, GET => $path, token => $READER, headers => { 'If-None-Match' => $etag });
     ex(304, HEAD => $path, token => $READER, headers => { 'If-None-Match' => $etag });
+    # If-Match of another tag: 412
+    ex(412, GET => $path, token => $READER, headers => { 'If-Match' => '"0-0"' });
+    ex(412, HEAD => $path, token => $READER, headers => { 'If-Match' => '"0-0"' });
     ex(204, OPTIONS => $path);
     ex(401, GET => $path);
     ex(401, HEAD => $path);
@@ -381,6 +385,18 @@ ex(413, PUT => $VOIE, mount => '/small', token => $EDITOR, body => { score => 'x
 ex(415, PUT => $VOIE, token => $EDITOR, body => '{"score":"1"}',
    headers => { 'Content-Type' => 'text/plain' });
 ex(415, PUT => $VOIE, token => $EDITOR, body => '{"score":"1"}', headers => { 'Content-Type' => undef });
+# 412: preconditions (the lane's own ETag); a stale or foreign tag changes nothing
+my $lane_tag = req(GET => "/api$VOIE", $READER)->header('ETag') // '"none"';
+ex(200, GET => $VOIE, token => $READER, headers => { 'If-Match' => $lane_tag });
+ex(412, GET => $VOIE, token => $READER, headers => { 'If-Match' => '"0-l0"' });
+ex(412, HEAD => $VOIE, token => $READER, headers => { 'If-Match' => '"0-l0"' });
+ex(412, PUT => $VOIE, token => $EDITOR, body => { score => '1' }, req_valid => 1,
+   headers => { 'If-Match' => '"0-l0"' });
+ex(412, PUT => $VOIE, token => $EDITOR, body => { score => '1' }, req_valid => 1,
+   headers => { 'If-None-Match' => '*' });
+ex(412, DELETE => $VOIE, token => $EDITOR, headers => { 'If-Match' => '"0-l0"' });
+ex(200, PUT => $VOIE, token => $EDITOR, body => { score => $lane->{score} }, req_valid => 1,
+   headers => { 'If-Match' => $lane_tag });
 # DELETE, then the lane is restored as it was (other test files may use it)
 my $victim = $others[-1] // {};
 my $VICTIM = "$P{2}{voies}" . ($victim->{id} // $NO);
@@ -422,6 +438,8 @@ ex(200, HEAD => $HIST, token => $EDITOR);
 my $hetag = $hist->header('ETag') // '"none"';
 ex(304, GET => $HIST, token => $EDITOR, headers => { 'If-None-Match' => $hetag });
 ex(304, HEAD => $HIST, token => $EDITOR, headers => { 'If-None-Match' => $hetag });
+ex(412, GET => $HIST, token => $EDITOR, headers => { 'If-Match' => '"0-0"' });
+ex(412, HEAD => $HIST, token => $EDITOR, headers => { 'If-Match' => '"0-0"' });
 ex(401, GET => $HIST);
 ex(401, HEAD => $HIST);
 ex(401, GET => $HIST, token => $UNKNOWN_TOKEN);

@@ -14,7 +14,12 @@
 #     reconnect with Last-Event-ID and miss none of the changes made meanwhile;
 #  6. a database of the previous release (schema version 1): 503 JSON on every route
 #     and a log line telling the admin to run `ranking-admin upgrade`; once it has
-#     run, the server answers without a restart, every row of the old data there.
+#     run, the server answers without a restart, every row of the old data there;
+#  8. an empty database (the schema and one user): /competition/ and every list of a
+#     competition without data are 200 with [], an unknown id 404 even with
+#     If-None-Match;
+#  9. ./scripts/demo after an unclean stop: a pid file naming another process is
+#     removed and the demo starts; one naming the running demo refuses a second start.
 # Prints "N passed, M failed"; exits non-zero on any failure.
 use strict;
 use warnings;
@@ -141,6 +146,106 @@ sub is_503_json {
     ok($code == 200 && $data && ($data->{competition}{ranking} // '') eq 'places',
        'upgraded: competitions have the default ranking policy');
     $s->stop;
+}
+
+# ---- 8. an empty database: the schema, one user, no competition yet ------------------
+# What an administrator following the README meets first: every list that exists and
+# has nothing is 200 with [], the top-level /competition/ too; what does not exist is
+# 404, whatever the preconditions say.
+{
+    my $edb = "$tmp/empty/ranking.db";
+    make_path(dirname($edb));
+    system("sqlite3 '$edb' < '$root/sql/schema.sql' >/dev/null") == 0 or die "schema\n";
+    system("printf 'pw\n' | '$build/tools/ranking-admin' --params '$edb' --cost 4 add first >/dev/null") == 0
+        or die "ranking-admin add\n";
+    system('chown', '-R', 'www-data:', dirname($edb)) == 0 or die "chown\n";
+    my $s = server('empty', $edb);
+    my $token = $s->login('first', 'pw');
+    ok(defined $token, 'empty database: the first user logs in');
+    for my $path ('/competition/', '/competition') {
+        my ($code, $data, $res) = $s->call('GET', $path, $token);
+        ok($code == 200 && $res->decoded_content eq '{"status":"success","competitions":[]}',
+           "empty database: GET $path is 200 with []") or print "# $code ", $res->decoded_content, "\n";
+    }
+    my ($code, $data, $res) = $s->call('HEAD', '/competition/', $token);
+    ok($code == 200, 'empty database: HEAD /competition/ is 200');
+    my $etag = $res->header('ETag') // '';
+    my $req = HTTP::Request->new(GET => $s->url('/competition/'));
+    $req->header(Authorization => "Bearer $token", 'If-None-Match' => $etag);
+    ok($s->{ua}->request($req)->code == 304, 'empty database: the empty list answers 304 to its ETag');
+    for my $inm ('*', $etag) {
+        $req = HTTP::Request->new(GET => $s->url('/competition/1'));
+        $req->header(Authorization => "Bearer $token", 'If-None-Match' => $inm);
+        my $r = $s->{ua}->request($req);
+        ok($r->code == 404 && $r->decoded_content eq '{"status":"error","message":"Not found"}',
+           "empty database: GET of a competition that does not exist with If-None-Match: $inm is 404")
+            or print "# ", $r->code, "\n";
+    }
+    system('sqlite3', $edb, "INSERT INTO competition (id, name) VALUES (1, 'New');"
+           . " INSERT INTO zone (id, competition_id, name, lane_count) VALUES (1, 1, 'Floor', 4), (2, 1, 'Empty', 4);"
+           . " INSERT INTO heat (id, competition_id, zone_id, number) VALUES (1, 1, 1, 1);") == 0
+        or die "insert\n";
+    my %lists = ('/competition/1/wod/' => 'wods', '/competition/1/spot/' => 'spots',
+                 '/competition/1/zone/2/heat/' => 'heats', '/competition/1/heat/1/line/' => 'lines',
+                 '/competition/1/zone/1/heat/1/voie/' => 'voies');
+    for my $path (sort keys %lists) {
+        ($code, $data, $res) = $s->call('GET', $path, $token);
+        ok($code == 200 && $res->decoded_content eq qq({"status":"success","$lists{$path}":[]}),
+           "a competition without data: GET $path is 200 with []") or print "# $code\n";
+    }
+    ($code, $data) = $s->call('GET', '/competition/', $token);
+    ok($code == 200 && $data && @{ $data->{competitions} } == 1, 'the new competition is listed');
+    $s->stop;
+}
+
+# ---- 9. ./scripts/demo after an unclean stop ---------------------------------------
+# Its pid file names a pid since reused by another process (here a sleep): the demo
+# removes the stale file and starts; a file naming the running demo makes a second
+# start refuse.
+{
+    my $dir = "$tmp/demo";
+    make_path($dir);
+    my $port = RkServer::free_port();
+    my $sleeper = fork // die "fork: $!";
+    if (!$sleeper) { exec 'sleep', '120'; POSIX::_exit(127); }
+    open my $pf, '>', "$dir/httpd.pid" or die "$dir/httpd.pid: $!";
+    print {$pf} "$sleeper\n";
+    close $pf;
+    my $start = sub {
+        my ($log) = @_;
+        my $pid = fork // die "fork: $!";
+        if (!$pid) {
+            $ENV{PORT} = $port;
+            $ENV{RANKING_DEMO_DIR} = $dir;
+            open STDOUT, '>', $log or POSIX::_exit(127);
+            open STDERR, '>&', \*STDOUT;
+            exec "$root/scripts/demo";
+            POSIX::_exit(127);
+        }
+        return $pid;
+    };
+    my $demo = $start->("$tmp/demo1.log");
+    my $ua = LWP::UserAgent->new(timeout => 5);
+    my $code = 0;
+    for (1 .. 600) {
+        $code = $ua->get("http://127.0.0.1:$port/competition/")->code;
+        last if $code == 401;
+        last if waitpid($demo, POSIX::WNOHANG()) == $demo;
+        sleep 0.1;
+    }
+    my $log = do { local (@ARGV, $/) = ("$tmp/demo1.log"); <> // '' };
+    ok($code == 401, 'demo: starts although its pid file names another process')
+        or print map { "# $_\n" } split /\n/, $log;
+    ok($log =~ /removing a stale pid file/, 'demo: says it removed the stale pid file');
+    my $second = $start->("$tmp/demo2.log");
+    waitpid($second, 0);
+    my $log2 = do { local (@ARGV, $/) = ("$tmp/demo2.log"); <> // '' };
+    ok($? != 0 && $log2 =~ /already running/, 'demo: a second start refuses while the first runs');
+    ok(kill(0, $demo), 'demo: the first one is still running');
+    kill 'TERM', $demo;
+    waitpid($demo, 0);
+    kill 'KILL', $sleeper;
+    waitpid($sleeper, 0);
 }
 
 # ---- 7. over HTTP/2 (h2c, mod_http2): reads, an event stream and a long poll ----------

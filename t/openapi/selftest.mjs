@@ -55,6 +55,9 @@ const stream = (text, headers = SSE) => ({ method: 'GET', path: EVENTS, status: 
 // a read answer carries a strong ETag (declared required on every GET 200 / HEAD 200)
 const ETAG = '"3f2a255cb8e37566-104"';
 const ok = (status, body, headers = { ...JSONCT, etag: ETAG }) => ({ status, headers, body_b64: b64(body) });
+// one lane (voie, line, PUT answer) has a tag of its own
+const LANE_ETAG = '"3f2a255cb8e37566-l5e0c2b6f1d4a9e7c3b8a6d2f0e1c9b7a"';
+const LANEH = { ...JSONCT, etag: LANE_ETAG, 'cache-control': 'private, no-cache' };
 
 // [name, expected ok, exchange, expected request_valid (optional)]
 const cases = [
@@ -62,7 +65,12 @@ const cases = [
     ['trailing slash on a detail', true, { method: 'GET', path: '/competition/1/', ...ok(200, { status: 'success', competition: comp1 }) }],
     ['list without its trailing slash', true, { method: 'GET', path: '/competition', ...ok(200, { status: 'success', competitions: [comp1] }) }],
     ['heat without zone (null zone_id)', true, { method: 'GET', path: '/competition/1/heat/207', ...ok(200, { status: 'success', heat: heat207 }) }],
-    ['empty lane', true, { method: 'GET', path: VOIE, ...ok(200, { status: 'success', voie: lane1005 }) }],
+    ['empty lane', true, { method: 'GET', path: VOIE, ...ok(200, { status: 'success', voie: lane1005 }, LANEH) }],
+    ['a lane with the revision ETag', false, { method: 'GET', path: VOIE, ...ok(200, { status: 'success', voie: lane1005 }) }],
+    ['a lane with another Cache-Control', false, { method: 'GET', path: VOIE, ...ok(200, { status: 'success', voie: lane1005 }, { ...LANEH, 'cache-control': 'public' }) }],
+    ['412 Precondition failed', true, { method: 'PUT', path: VOIE, request_content_type: 'application/json', request_body_b64: b64({ score: '1' }), ...ok(412, { status: 'error', message: 'Precondition failed' }, JSONCT) }, true],
+    ['412 with another message', false, { method: 'DELETE', path: VOIE, ...ok(412, { status: 'error', message: 'Conflict' }, JSONCT) }],
+    ['HEAD 412 without body', true, { method: 'HEAD', path: '/competition/1', status: 412, headers: JSONCT, body_b64: '' }],
     ['401 with WWW-Authenticate', true, { method: 'GET', path: '/competition/1/heat/', ...ok(401, unauthorized, { ...JSONCT, ...www }) }],
     ['401 invalid_token', true, { method: 'GET', path: '/competition/', ...ok(401, unauthorized, { ...JSONCT, 'www-authenticate': 'Bearer realm="ranking", error="invalid_token"' }) }],
     ['405 on an undeclared method', true, { method: 'POST', path: '/competition/', ...ok(405, { status: 'error', message: 'Method not allowed' }, { ...JSONCT, allow: 'GET, HEAD' }) }],
@@ -71,7 +79,7 @@ const cases = [
     ['304 with the ETag, no body', true, { method: 'GET', path: '/competition/1/spot/', status: 304, headers: { etag: ETAG }, body_b64: '' }],
     ['HEAD 304', true, { method: 'HEAD', path: VOIE, status: 304, headers: { etag: ETAG }, body_b64: '' }],
     ['unmatched path against NotFound', true, { method: 'GET', path: '/competition/abc', component: 'NotFound', ...ok(404, { status: 'error', message: 'Not found' }) }],
-    ['PUT 200, valid request', true, { method: 'PUT', path: VOIE, request_content_type: 'application/json', request_body_b64: b64({ score: '1' }), ...ok(200, { status: 'success', voie: lane1001 }) }, true],
+    ['PUT 200, valid request', true, { method: 'PUT', path: VOIE, request_content_type: 'application/json', request_body_b64: b64({ score: '1' }), ...ok(200, { status: 'success', voie: lane1001 }, LANEH) }, true],
     ['PUT 400, request out of range', true, { method: 'PUT', path: VOIE, request_content_type: 'application/json', request_body_b64: b64({ number: 1000 }), ...ok(400, { status: 'error', message: 'Invalid body: number out of range' }) }, false],
     ['PUT 400, request with unknown key', true, { method: 'PUT', path: VOIE, request_content_type: 'application/json', request_body_b64: b64({ bogus: 1 }), ...ok(400, { status: 'error', message: 'Invalid body: unknown key' }) }, false],
     ['PUT 400, empty object', true, { method: 'PUT', path: VOIE, request_content_type: 'application/json', request_body_b64: b64({}), ...ok(400, { status: 'error', message: 'Invalid body: no field to change' }) }, false],
@@ -86,7 +94,7 @@ const cases = [
     ['a division-filtered leaderboard: the ETag has a tag of the division', true, { method: 'GET', path: LB_WOD, ...ok(200, wodBoard([entry104, entry104no]), { ...JSONCT, etag: '"3f2a255cb8e37566-104-d1a2b3c4d"' }) }],
     ['leaderboard OPTIONS 204', true, { method: 'OPTIONS', path: LB_ALL, status: 204, headers: { allow: 'GET, HEAD' }, body_b64: '' }],
     ['competition with chart100', true, { method: 'GET', path: '/competition/1', ...ok(200, { status: 'success', competition: { ...comp1, ranking: 'chart100' } }) }],
-    ['PUT with a score and a tiebreak', true, { method: 'PUT', path: VOIE, request_content_type: 'application/json', request_body_b64: b64({ score: '07:45', tiebreak: '3:12.5' }), ...ok(200, { status: 'success', voie: { ...lane1001, score: '07:45', tiebreak: '3:12.5' } }) }, true],
+    ['PUT with a score and a tiebreak', true, { method: 'PUT', path: VOIE, request_content_type: 'application/json', request_body_b64: b64({ score: '07:45', tiebreak: '3:12.5' }), ...ok(200, { status: 'success', voie: { ...lane1001, score: '07:45', tiebreak: '3:12.5' } }, LANEH) }, true],
     ['PUT 400, a score that does not fit the WOD', true, { method: 'PUT', path: VOIE, request_content_type: 'application/json', request_body_b64: b64({ score: '7:61' }), ...ok(400, { status: 'error', message: 'Invalid body: score must be a time like 7:45 (within the time cap), CAP+N or WD' }) }, true],
     ['PUT 400, a tiebreak that is not a time', true, { method: 'PUT', path: VOIE, request_content_type: 'application/json', request_body_b64: b64({ tiebreak: 'CAP+3' }), ...ok(400, { status: 'error', message: 'Invalid body: tiebreak must be a time like 1:02.5' }) }, false],
     ['PUT, score of 65 characters', true, { method: 'PUT', path: VOIE, request_content_type: 'application/json', request_body_b64: b64({ score: 'é'.repeat(65) }), ...ok(400, { status: 'error', message: 'Invalid body: score longer than 64 characters' }) }, false],
@@ -136,7 +144,7 @@ const cases = [
     ['an error with an extra key', false, { method: 'GET', path: '/competition/9', ...ok(404, { status: 'error', message: 'Not found', detail: 'SELECT ...' }) }],
     ['503 without Retry-After', false, { method: 'GET', path: '/competition/9', ...ok(503, { status: 'error', message: 'Service unavailable' }) }],
     ['a path of no route', false, { method: 'GET', path: '/competition/1/nothing', ...ok(404, { status: 'error', message: 'Not found' }) }],
-    ['a lane without tiebreak', false, { method: 'GET', path: VOIE, ...ok(200, { status: 'success', voie: { ...lane1005, tiebreak: undefined } }) }],
+    ['a lane without tiebreak', false, { method: 'GET', path: VOIE, ...ok(200, { status: 'success', voie: { ...lane1005, tiebreak: undefined } }, LANEH) }],
     ['a competition without ranking', false, { method: 'GET', path: '/competition/1', ...ok(200, { status: 'success', competition: { ...comp1, ranking: undefined } }) }],
     ['an unknown ranking policy', false, { method: 'GET', path: '/competition/1', ...ok(200, { status: 'success', competition: { ...comp1, ranking: 'chart' } }) }],
     ['a 400 message the document does not list', false, { method: 'PUT', path: VOIE, request_content_type: 'application/json', request_body_b64: b64({ score: 'x' }), ...ok(400, { status: 'error', message: 'Invalid body: bad score' }) }],

@@ -555,6 +555,7 @@ START_TEST(test_status_messages)
     static const struct { int status; const char *msg; } m[] = {
         { 400, "Bad request" }, { 401, "Unauthorized" }, { 403, "Forbidden" },
         { 404, "Not found" }, { 405, "Method not allowed" }, { 409, "Conflict" },
+        { 412, "Precondition failed" },
         { 413, "Request body too large" }, { 415, "Unsupported media type" },
         { 429, "Too many requests" }, { 500, "Internal server error" },
         { 503, "Service unavailable" },
