@@ -23,6 +23,7 @@ apr_int64_t rk_config_login_window(request_rec *r); /* seconds */
 
 /* Server-wide: RankingLoginCache ("none", or "provider[:arguments]") */
 const char *rk_config_login_cache(void);
+int rk_config_password_cost(void);                  /* RankingPasswordCost, 4..17 */
 
 /* Server-wide, live updates: the longest silence of an event stream (seconds), the
  * most listeners (0: automatic, see mod_ranking_live.c), the most bytes waiting for a
