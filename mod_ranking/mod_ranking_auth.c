@@ -1,5 +1,8 @@
 /* mod_ranking_auth.c: bearer tokens, /connect and login throttling. */
+#include <limits.h>
+
 #include "apr_global_mutex.h"
+#include "ap_mpm.h"
 #include "ap_socache.h"
 #include "util_mutex.h"
 
@@ -102,7 +105,15 @@ static struct {
     ap_socache_provider_t *provider;   /* NULL: throttling is off */
     ap_socache_instance_t *instance;
     apr_global_mutex_t *mutex;         /* when the provider is not MP-safe */
+    unsigned waiters;                  /* failed logins that may wait at once (server) */
 } logins;
+
+/* The cost of every password check (RankingPasswordCost) and its dummy hashes: made
+ * in post_config, read-only in the children. */
+static rk_password_policy passwords;
+
+/* The key of the delays being waited (rk_throttle_waiters), shared by the children */
+#define WAITERS_KEY "w|waiters"
 
 int rk_auth_pre_config(apr_pool_t *pconf)
 {
@@ -131,6 +142,13 @@ int rk_auth_post_config(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s)
     const char *err;
     apr_status_t rv;
 
+    /* the dummy hashes for RankingPasswordCost (also with throttling off) */
+    if (passwords.cost != rk_config_password_cost()
+        && rk_password_policy_init(&passwords, rk_config_password_cost()) != 0) {
+        ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s,
+                     "mod_ranking: cannot make the dummy password hashes (no random bytes?)");
+        return HTTP_INTERNAL_SERVER_ERROR;
+    }
     logins.provider = NULL;
     if (!strcasecmp(name, "none")) {
         ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s,
@@ -178,7 +196,17 @@ int rk_auth_post_config(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s)
 void rk_auth_child_init(apr_pool_t *p, server_rec *s)
 {
     apr_status_t rv;
+    int daemons = 1, threads = 1;
 
+    /* the server's request workers: processes x threads (prefork: processes) */
+    if (ap_mpm_query(AP_MPMQ_MAX_DAEMONS, &daemons) != APR_SUCCESS || daemons < 1) {
+        daemons = 1;
+    }
+    if (ap_mpm_query(AP_MPMQ_MAX_THREADS, &threads) != APR_SUCCESS || threads < 1) {
+        threads = 1;
+    }
+    logins.waiters = rk_throttle_waiters_max(daemons > INT_MAX / threads ? INT_MAX
+                                             : daemons * threads);
     if (!logins.mutex) {
         return;
     }
@@ -190,13 +218,15 @@ void rk_auth_child_init(apr_pool_t *p, server_rec *s)
 }
 
 typedef struct {
-    const unsigned char *key[2];   /* the client address, the user (per server) */
+    const unsigned char *key[2];   /* [0] the client address, [1] the user (per server) */
     unsigned int keylen[2];
     uint32_t limit;
     int64_t window;
     int64_t now;                   /* seconds, the request's time */
 } throttle_keys;
 
+/* r->useragent_ip: the client's address, or the one mod_remoteip took from a trusted
+ * proxy's header (README, "Behind a reverse proxy"). */
 static void throttle_keys_make(request_rec *r, const char *user, throttle_keys *k)
 {
     const char *a = apr_pstrcat(r->pool, "a|", r->useragent_ip, NULL);
@@ -243,27 +273,51 @@ static int throttle_get(request_rec *r, const throttle_keys *k, int i, rk_thrott
            && len == sizeof(*e);
 }
 
-/* Seconds to wait when the address or the user is refused, else 0. */
+/* Seconds to wait when the address is refused, else 0.  A user name is never refused
+ * (anyone could lock its user out by failing on purpose): its failures are only
+ * slowed down (throttle_fail). */
 static int64_t throttle_check(request_rec *r, const throttle_keys *k)
 {
-    int64_t wait = 0, w;
+    int64_t wait = 0;
     rk_throttle_entry e;
-    int i;
 
     if (!throttle_lock(r, k)) {
         return 0;
     }
-    for (i = 0; i < 2; i++) {
-        if (throttle_get(r, k, i, &e) && rk_throttle_refused(&e, k->now, k->limit, k->window, &w)
-            && w > wait) {
-            wait = w;
-        }
+    if (!throttle_get(r, k, 0, &e) || !rk_throttle_refused(&e, k->now, k->limit, k->window, &wait)) {
+        wait = 0;
     }
     throttle_unlock();
     return wait;
 }
 
-/* Count a failed login; returns the milliseconds to wait before answering. */
+/* A slot to wait DELAY ms in, among the server's logins.waiters (under the lock):
+ * 1 when taken, 0 when they are all in use. */
+static int throttle_waiter_take(request_rec *r, uint32_t delay)
+{
+    static const unsigned char key[] = WAITERS_KEY;
+    rk_throttle_waiters w;
+    unsigned int len = sizeof(w);
+    apr_time_t now = apr_time_now();
+
+    if (logins.provider->retrieve(logins.instance, r->server, key, sizeof(key) - 1,
+                                  (unsigned char *)&w, &len, r->pool) != APR_SUCCESS
+        || len != sizeof(w)) {
+        memset(&w, 0, sizeof(w));
+    }
+    if (!rk_throttle_waiter_take(&w, logins.waiters, apr_time_as_msec(now), delay)) {
+        return 0;
+    }
+    logins.provider->store(logins.instance, r->server, key, sizeof(key) - 1,
+                           now + apr_time_from_sec(5), (unsigned char *)&w, sizeof(w), r->pool);
+    return 1;
+}
+
+/* Count a failed login for the address and for the user name; returns the
+ * milliseconds to wait before answering (the larger of the two delays), or 0 when
+ * as many failed logins as logins.waiters are already waiting: a worker held by a
+ * delay serves nobody, and whoever fails on purpose must not be able to hold them
+ * all. */
 static uint32_t throttle_fail(request_rec *r, const throttle_keys *k)
 {
     rk_throttle_entry e;
@@ -284,41 +338,69 @@ static uint32_t throttle_fail(request_rec *r, const throttle_keys *k)
         d = rk_throttle_delay_ms(&e, k->limit);
         delay = d > delay ? d : delay;
     }
+    if (delay > 0 && !throttle_waiter_take(r, delay)) {
+        ap_log_rerror(APLOG_MARK, APLOG_DEBUG, 0, r, "failed login answered without its "
+                      "delay: %u failed logins are already waiting", logins.waiters);
+        delay = 0;
+    }
     throttle_unlock();
     return delay;
 }
 
-/* A successful login clears the user's count (not the address's). */
-static void throttle_success(request_rec *r, const throttle_keys *k)
-{
-    if (throttle_lock(r, k)) {
-        logins.provider->remove(logins.instance, r->server, k->key[1], k->keylen[1], r->pool);
-        throttle_unlock();
-    }
-}
-
 /* ---- POST /connect ---- */
 
-/* The account of CRED checked with one bcrypt check whatever happens, so that time
- * tells nothing; the password is wiped from CRED.  OK with ACCT (id, hash, role,
- * enabled) of an enabled account whose password matched; 401 when not (logged);
- * 503 on a database error. */
-static int check_credentials(request_rec *r, rk_db *db, rk_credentials *cred, const char **acct)
+/* The account of CRED checked at the cost of one bcrypt check at RankingPasswordCost
+ * whatever happens (rk_password_verify), so that time tells nothing.  OK with ACCT
+ * (id, hash, role, enabled) of an enabled account whose password matched, and
+ * *REHASH a new hash of the password at RankingPasswordCost when the stored one has
+ * another cost (else NULL); 401 when not (logged); 503 on a database error. */
+static int check_credentials(request_rec *r, rk_db *db, rk_credentials *cred, const char **acct,
+                             char **rehash)
 {
     const char *args[1] = { cred->client_id };
-    int found = rk_db_select_one(r, db, RK_Q_ACCOUNT_BY_NAME, args, acct, 4), ok;
+    int found = rk_db_select_one(r, db, RK_Q_ACCOUNT_BY_NAME, args, acct, 4), ok, again = 0;
 
+    *rehash = NULL;
     if (found < 0) {
         return HTTP_SERVICE_UNAVAILABLE;
     }
-    ok = rk_password_check(cred->client_secret, found ? acct[1] : NULL);
+    ok = rk_password_verify(&passwords, cred->client_secret, found ? acct[1] : NULL, &again);
     if (found && ok && acct[3] && strcmp(acct[3], "1") == 0) {
+        if (again) {
+            *rehash = apr_palloc(r->pool, 61);
+            if (rk_password_hash(cred->client_secret, passwords.cost, *rehash, 61) != 0) {
+                *rehash = NULL;   /* logged in anyway; rehashed at a later login */
+            }
+        }
         return OK;
     }
     ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "login refused for user \"%s\" (%s)",
                   ap_escape_logitem(r->pool, cred->client_id),
-                  !found ? "unknown user" : !ok ? "wrong password" : "user disabled");
+                  !found ? "unknown user"
+                  : strlen(cred->client_secret) > RK_PASSWORD_MAX ? "secret over 72 bytes"
+                  : !ok ? "wrong password" : "user disabled");
     return HTTP_UNAUTHORIZED;
+}
+
+/* Store HASH, the password of ACCOUNT hashed again at RankingPasswordCost, in place of
+ * OLD (unless a new password was set meanwhile).  A failure is logged only: the login
+ * stands and a later one tries again. */
+static void rehash_password(request_rec *r, rk_db *db, const char *account, const char *old,
+                            const char *hash, const char *user)
+{
+    const char *args[3] = { hash, account, old };
+    int nrows = 0, rv;
+
+    if (rk_db_write_lock(r, db) != 0) {
+        return;
+    }
+    rv = rk_db_query(r, db, RK_Q_ACCOUNT_REHASH, args, &nrows, APLOG_WARNING);
+    rk_db_write_unlock(db);
+    if (rv == 0 && nrows == 1) {
+        ap_log_rerror(APLOG_MARK, APLOG_NOTICE, 0, r, "password of user \"%s\" rehashed "
+                      "from bcrypt cost %d to %d (RankingPasswordCost)",
+                      ap_escape_logitem(r->pool, user), rk_password_cost(old), passwords.cost);
+    }
 }
 
 /* A new token for ACCOUNT, stored (by its hash) with LIFETIME; expired tokens are
@@ -355,7 +437,7 @@ int rk_connect(request_rec *r)
     apr_int64_t lifetime = rk_config_token_lifetime(r);
     rk_credentials *cred = apr_pcalloc(r->pool, sizeof(*cred));
     const char *err = NULL, *acct[4] = { NULL, NULL, NULL, NULL };
-    char token[RK_TOKEN_CHARS + 1];
+    char token[RK_TOKEN_CHARS + 1], *rehash = NULL;
     apr_size_t len;
     char *body;
     int rv;
@@ -379,11 +461,11 @@ int rk_connect(request_rec *r)
     if ((wait = throttle_check(r, &keys)) > 0) {
         rv = HTTP_TOO_MANY_REQUESTS;
         ap_log_rerror(APLOG_MARK, APLOG_WARNING, 0, r, "login refused for %" APR_INT64_T_FMT
-                      " s: too many failed logins from this address or for this user", wait);
+                      " s: too many failed logins from this address", wait);
         apr_table_setn(r->headers_out, "Retry-After", apr_psprintf(r->pool, "%" APR_INT64_T_FMT, wait));
     }
     else if ((rv = rk_db_open(r, &db)) == OK) {
-        rv = check_credentials(r, &db, cred, acct);
+        rv = check_credentials(r, &db, cred, acct, &rehash);
     }
     /* from here on, the password is of no use: it does not stay in the pool either */
     memset(cred->client_secret, 0, sizeof(cred->client_secret));
@@ -404,7 +486,9 @@ int rk_connect(request_rec *r)
     if ((rv = issue_token(r, &db, acct[0], lifetime, token)) != OK) {
         return rk_send_status(r, rv);
     }
-    throttle_success(r, &keys);
+    if (rehash) {
+        rehash_password(r, &db, acct[0], acct[1], rehash, cred->client_id);
+    }
     r->user = apr_pstrdup(r->pool, cred->client_id);
     ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "login of user \"%s\"",
                   ap_escape_logitem(r->pool, cred->client_id));

@@ -6,6 +6,7 @@
 #include "mod_ranking_config.h"
 #include "rk_cors.h"
 #include "rk_router.h"
+#include "rk_token.h"
 
 #define UNSET (-1)
 
@@ -33,6 +34,7 @@ static const char *login_cache_spec = DEFAULT_LOGIN_CACHE;
 static apr_int64_t event_keepalive = DEFAULT_EVENT_KEEPALIVE;
 static apr_int64_t event_listeners = 0;
 static apr_int64_t event_buffer = DEFAULT_EVENT_BUFFER;
+static apr_int64_t password_cost = RK_PASSWORD_COST_DEFAULT;
 
 void *rk_config_create_dir(apr_pool_t *p, char *dir)
 {
@@ -70,6 +72,7 @@ void rk_config_reset(void)
     event_keepalive = DEFAULT_EVENT_KEEPALIVE;
     event_listeners = 0;
     event_buffer = DEFAULT_EVENT_BUFFER;
+    password_cost = RK_PASSWORD_COST_DEFAULT;
 }
 
 static const dir_conf *conf(request_rec *r)
@@ -123,6 +126,11 @@ const char *const *rk_config_cors_origins(request_rec *r, size_t *n)
 const char *rk_config_login_cache(void)
 {
     return login_cache_spec;
+}
+
+int rk_config_password_cost(void)
+{
+    return (int)password_cost;
 }
 
 apr_interval_time_t rk_config_event_keepalive(void)
@@ -286,6 +294,13 @@ static const char *set_event_buffer(cmd_parms *cmd, void *cfg, const char *arg)
                           "a number of bytes from 4096 to 16777216", &event_buffer);
 }
 
+static const char *set_password_cost(cmd_parms *cmd, void *cfg, const char *arg)
+{
+    (void)cfg;
+    return set_global_int(cmd, arg, RK_PASSWORD_COST_MIN, RK_PASSWORD_COST_MAX,
+                          "a bcrypt cost from 4 to 17", &password_cost);
+}
+
 const command_rec rk_config_cmds[] = {
     AP_INIT_TAKE1("RankingVariants", set_variants, NULL, ACCESS_CONF,
                   "Route variants served here: A, B or both (default both)"),
@@ -296,8 +311,9 @@ const command_rec rk_config_cmds[] = {
     AP_INIT_TAKE1("RankingBasePath", set_base, NULL, ACCESS_CONF,
                   "URL path where the routes start (default: the enclosing <Location>)"),
     AP_INIT_TAKE1("RankingLoginLimit", set_login_limit, NULL, ACCESS_CONF,
-                  "Failed logins per client address and per user within the window "
-                  "before /connect answers 429 (default 10, 0 turns throttling off)"),
+                  "Failed logins per client address within the window before /connect "
+                  "answers 429, and per user name before its failures are slowed down "
+                  "(default 10, 0 turns throttling off)"),
     AP_INIT_TAKE1("RankingLoginWindow", set_login_window, NULL, ACCESS_CONF,
                   "Seconds over which failed logins are counted (default 300)"),
     AP_INIT_ITERATE("RankingCORSOrigins", set_cors, NULL, ACCESS_CONF,
@@ -306,6 +322,9 @@ const command_rec rk_config_cmds[] = {
     AP_INIT_TAKE1("RankingLoginCache", set_login_cache, NULL, RSRC_CONF,
                   "Where failed logins are counted: none, or a socache provider "
                   "with its arguments (default shmcb)"),
+    AP_INIT_TAKE1("RankingPasswordCost", set_password_cost, NULL, RSRC_CONF,
+                  "bcrypt cost every failed login is made to take, and of the hashes "
+                  "of passwords rehashed at a login (default 10)"),
     AP_INIT_TAKE1("RankingEventKeepAlive", set_event_keepalive, NULL, RSRC_CONF,
                   "Longest silence of an event stream in seconds: a comment is sent "
                   "then (default 15)"),

@@ -25,6 +25,7 @@ const char *const *rk_config_cors_origins(request_rec *r, size_t *n);
 
 /* Server-wide: RankingLoginCache ("none", or "provider[:arguments]") */
 const char *rk_config_login_cache(void);
+int rk_config_password_cost(void);                  /* RankingPasswordCost, 4..17 */
 
 /* Server-wide, live updates: the longest silence of an event stream (seconds), the
  * most listeners (0: automatic, see mod_ranking_live.c), the most bytes waiting for a

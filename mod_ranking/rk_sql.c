@@ -179,6 +179,10 @@ const rk_query rk_queries[RK_Q_COUNT] = {
     /* authentication */
     [RK_Q_ACCOUNT_BY_NAME] = { "ranking_account_by_name",
         "SELECT id, password_hash, role, enabled FROM account WHERE name = %s", 1 },
+    /* only if the hash is still the one checked: a password set meanwhile by
+     * ranking-admin wins (the statement then changes nothing) */
+    [RK_Q_ACCOUNT_REHASH] = { "ranking_account_rehash",
+        "UPDATE account SET password_hash = %s WHERE id = %lld AND password_hash = %s", 3 },
     /* hash, account, created_at, expires_at */
     [RK_Q_TOKEN_INSERT] = { "ranking_token_insert",
         "INSERT INTO token (hash, account_id, created_at, expires_at)"

@@ -45,3 +45,28 @@ uint32_t rk_throttle_delay_ms(const rk_throttle_entry *e, uint32_t limit)
     over = e->failures - free_tries;
     return over >= RK_DELAY_MAX_MS / RK_DELAY_STEP_MS ? RK_DELAY_MAX_MS : over * RK_DELAY_STEP_MS;
 }
+
+unsigned rk_throttle_waiters_max(int max_workers)
+{
+    int n = max_workers / 4;
+
+    return n < 1 ? 1u : n > RK_THROTTLE_WAITERS_MAX ? RK_THROTTLE_WAITERS_MAX : (unsigned)n;
+}
+
+int rk_throttle_waiter_take(rk_throttle_waiters *w, unsigned n, int64_t now_ms,
+                            uint32_t delay_ms)
+{
+    unsigned i;
+
+    if (n > RK_THROTTLE_WAITERS_MAX) {
+        n = RK_THROTTLE_WAITERS_MAX;
+    }
+    for (i = 0; i < n; i++) {
+        /* a slot further in the future than any delay: a clock set back; free it */
+        if (w->until_ms[i] <= now_ms || w->until_ms[i] > now_ms + RK_DELAY_MAX_MS) {
+            w->until_ms[i] = now_ms + delay_ms;
+            return 1;
+        }
+    }
+    return 0;
+}

@@ -285,27 +285,81 @@ rk_auth_kind rk_bearer_parse(const char *header, const char **tok, size_t *len)
 
 /* ---- passwords ---- */
 
-/* bcrypt, cost 10, of a random password nobody knows: checked for unknown users so
- * that they cost the same time as known ones. */
-static const char dummy_hash[] = "$2y$10$9yFiBUolIdsgLRNDRW.GVuB3zjblKk/gEmetAItW1a863bfSnq1sy";
-
 static int is_bcrypt(const char *hash)
 {
-    return hash && strlen(hash) == 60 && hash[0] == '$' && hash[1] == '2'
-           && (hash[2] == 'y' || hash[2] == 'a' || hash[2] == 'b') && hash[3] == '$';
+    return hash && strlen(hash) == 60 && rk_password_cost(hash) >= 0;
 }
 
-int rk_password_check(const char *password, const char *hash)
+int rk_password_cost(const char *hash)
 {
+    int cost;
+
+    if (!hash || hash[0] != '$' || hash[1] != '2'
+        || (hash[2] != 'y' && hash[2] != 'a' && hash[2] != 'b') || hash[3] != '$'
+        || hash[4] < '0' || hash[4] > '9' || hash[5] < '0' || hash[5] > '9' || hash[6] != '$') {
+        return -1;
+    }
+    cost = (hash[4] - '0') * 10 + (hash[5] - '0');
+    return cost >= 4 && cost <= 31 ? cost : -1;
+}
+
+int rk_password_policy_init(rk_password_policy *pol, int cost)
+{
+    unsigned char raw[24];
+    char secret[2 * sizeof(raw) + 1];
+    int c;
+
+    memset(pol, 0, sizeof(*pol));
+    if (cost < RK_PASSWORD_COST_MIN || cost > RK_PASSWORD_COST_MAX
+        || apr_generate_random_bytes(raw, sizeof(raw)) != APR_SUCCESS) {
+        return -1;
+    }
+    /* a password nobody knows (not even this process, once wiped) */
+    hex_lower(raw, sizeof(raw), secret);
+    for (c = RK_PASSWORD_COST_MIN; c <= cost; c++) {
+        if (rk_password_hash(secret, c, pol->dummy[c], sizeof(pol->dummy[c])) != 0) {
+            memset(secret, 0, sizeof(secret));
+            return -1;
+        }
+    }
+    memset(secret, 0, sizeof(secret));
+    memset(raw, 0, sizeof(raw));
+    pol->cost = cost;
+    return 0;
+}
+
+/* bcrypt's work doubles with each step of cost, so a check at cost C takes as long as
+ * checks at C-1, C-2, ..., K and one more at K: a hash of cost K < C is padded with
+ * the dummies of costs K to C-1.  A hash of a higher cost cannot be made cheaper: it
+ * is rehashed at the next successful login. */
+int rk_password_verify(const rk_password_policy *pol, const char *password,
+                       const char *hash, int *rehash)
+{
+    int ok, cost, c;
+
+    *rehash = 0;
     if (!password) {
         password = "";
     }
+    if (!pol || pol->cost == 0) {
+        return 0;   /* no policy: nothing matches */
+    }
     if (!is_bcrypt(hash)) {
         /* unknown user or a hash that is not bcrypt (never accepted): same cost */
-        apr_password_validate(password, dummy_hash);
+        apr_password_validate(password, pol->dummy[pol->cost]);
         return 0;
     }
-    return apr_password_validate(password, hash) == APR_SUCCESS;
+    ok = apr_password_validate(password, hash) == APR_SUCCESS;
+    cost = rk_password_cost(hash);
+    for (c = cost; c < pol->cost; c++) {
+        apr_password_validate(password, pol->dummy[c]);
+    }
+    /* bcrypt reads 72 bytes at most: a longer secret would match on its prefix */
+    if (strlen(password) > RK_PASSWORD_MAX) {
+        return 0;
+    }
+    *rehash = ok && cost != pol->cost;
+    return ok;
 }
 
 int rk_password_hash(const char *password, int cost, char *out, size_t outlen)

@@ -48,10 +48,39 @@ typedef enum {
  * into HEADER and *LEN is RK_TOKEN_CHARS. */
 rk_auth_kind rk_bearer_parse(const char *header, const char **tok, size_t *len);
 
-/* Password check against a bcrypt hash (htpasswd -B format) via apr_password_validate.
- * HASH may be NULL (unknown user): a dummy hash of the same cost is checked instead so
- * that the time taken does not tell whether the user exists.  1 = match, 0 = no. */
-int rk_password_check(const char *password, const char *hash);
+/* Passwords: bcrypt hashes in the format of htpasswd -B ("$2y$NN$..." where NN is the
+ * cost; "$2a$" and "$2b$" are read too). */
+#define RK_PASSWORD_COST_MIN 4
+#define RK_PASSWORD_COST_MAX 17   /* htpasswd -C accepts 4 to 17 */
+#define RK_PASSWORD_COST_DEFAULT 10
+#define RK_PASSWORD_MAX 72        /* bcrypt reads the first 72 bytes only */
+
+/* What a password check costs: the configured COST and, for each cost from
+ * RK_PASSWORD_COST_MIN to COST, the bcrypt hash at that cost of a random password
+ * nobody knows.  Read-only once made (shared by threads). */
+typedef struct {
+    int cost;                                   /* 0: not initialised */
+    char dummy[RK_PASSWORD_COST_MAX + 1][61];
+} rk_password_policy;
+
+/* Make POL for COST (RK_PASSWORD_COST_MIN..MAX): about as long as two checks at COST.
+ * 0 on success, -1 (COST out of range, no random bytes). */
+int rk_password_policy_init(rk_password_policy *pol, int cost);
+
+/* The cost written in a bcrypt HASH (its first 7 characters suffice), -1 when HASH
+ * does not start as a bcrypt hash. */
+int rk_password_cost(const char *hash);
+
+/* Check PASSWORD against HASH (NULL for an unknown user): 1 = match, 0 = no.
+ * Every call costs one bcrypt check at POL's cost, whatever happens: an unknown user
+ * or a damaged hash is checked against the dummy of that cost; a hash of a lower cost
+ * is padded with the dummies of the costs between (bcrypt's work doubles per cost
+ * step); only a hash of a higher cost takes longer.  A PASSWORD of more than
+ * RK_PASSWORD_MAX bytes never matches (bcrypt would match its prefix), after the same
+ * work.  *REHASH is set to 1 when PASSWORD matched a hash of another cost than POL's
+ * (store a new hash at POL's cost), else 0. */
+int rk_password_verify(const rk_password_policy *pol, const char *password,
+                       const char *hash, int *rehash);
 
 /* Hash PASSWORD with bcrypt at COST (4..31) into OUT (at least 61 bytes). 0 on success. */
 int rk_password_hash(const char *password, int cost, char *out, size_t outlen);

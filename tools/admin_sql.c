@@ -48,7 +48,8 @@ const rk_admin_query rk_admin_queries[RK_A_COUNT] = {
 
     [RK_A_ACCOUNT_LIST] = { "ranking_admin_account_list",
         "SELECT a.name, a.role, a.enabled,"
-        " (SELECT COUNT(*) FROM token t WHERE t.account_id = a.id AND t.expires_at > %lld)"
+        " (SELECT COUNT(*) FROM token t WHERE t.account_id = a.id AND t.expires_at > %lld),"
+        " SUBSTR(a.password_hash, 1, 7)"
         " FROM account a ORDER BY a.name, a.id", 1 },
 
     [RK_A_HISTORY_PRUNE] = { "ranking_admin_history_prune",

@@ -25,7 +25,8 @@ typedef enum {
     RK_A_ACCOUNT_DELETE,    /* name */
     RK_A_TOKEN_REVOKE,      /* name: every token of that account */
     RK_A_TOKEN_PURGE,       /* now: tokens with expires_at <= now */
-    RK_A_ACCOUNT_LIST,      /* now -> name, role, enabled, live tokens; by name */
+    RK_A_ACCOUNT_LIST,      /* now -> name, role, enabled, live tokens, the first 7
+                             * characters of the hash ("$2y$10$": its cost); by name */
     /* prepared by `history prune` only */
     RK_A_HISTORY_PRUNE,     /* before: change records with changed_at < before */
     RK_A_HISTORY_PRUNE_COMPETITION, /* competition id, before: the same, of one

@@ -53,8 +53,8 @@ enum {
     EXIT_DB = 3         /* database or system error */
 };
 
-#define DEFAULT_COST     10
-#define PASSWORD_MAX     72     /* bcrypt uses the first 72 bytes only: refuse more */
+#define DEFAULT_COST     RK_PASSWORD_COST_DEFAULT   /* RankingPasswordCost's default */
+#define PASSWORD_MAX     RK_PASSWORD_MAX   /* bcrypt uses the first 72 bytes only: refuse more */
 #define HASH_BUF         128
 
 /* ------------------------------------------------------------------ messages */
@@ -89,7 +89,8 @@ static const char help_text[] =
     "                   (default from RANKING_DBD_DRIVER)\n"
     "  --params PARAMS  what mod_ranking's DBDParams says: the database file for\n"
     "                   sqlite3, a conninfo for pgsql (default from RANKING_DBD_PARAMS)\n"
-    "  --cost N         bcrypt cost of new password hashes, 4 to 31 (default 10)\n"
+    "  --cost N         bcrypt cost of new password hashes, 4 to 17: the server's\n"
+    "                   RankingPasswordCost (default from RANKING_PASSWORD_COST, else 10)\n"
     "  -h, --help       show this help and exit\n"
     "  --version        show the version and exit\n"
     "\n"
@@ -100,7 +101,8 @@ static const char help_text[] =
     "  disable USER                     refuse the user's logins; revokes their tokens\n"
     "  enable USER                      allow the user's logins again\n"
     "  delete USER                      delete the user and their tokens\n"
-    "  list                             users: name, role, status, live tokens\n"
+    "  list                             users: name, role, status, live tokens, the\n"
+    "                                   cost of their hash (* when not --cost's)\n"
     "  revoke USER                      delete every token of the user\n"
     "  purge                            delete expired tokens\n"
     "  upgrade                          bring the database's schema to the current\n"
@@ -1063,7 +1065,7 @@ static int cmd_history_prune(db_t *db, const opts_t *o)
 }
 
 typedef struct {
-    const char *name, *role, *status, *tokens;
+    const char *name, *role, *status, *tokens, *cost;
 } list_row;
 
 static int cmd_list(db_t *db, const opts_t *o)
@@ -1071,9 +1073,8 @@ static int cmd_list(db_t *db, const opts_t *o)
     apr_dbd_results_t *res = NULL;
     apr_dbd_row_t *row = NULL;
     apr_array_header_t *rows = apr_array_make(db->pool, 16, sizeof(list_row));
-    int r, i, wn = 4, wr = 4, ws = 6;
+    int r, i, wn = 4, wr = 4, ws = 6, wt = 6, other = 0;
 
-    (void)o;
     r = apr_dbd_pvselect(db->driver, db->pool, db->handle, &res, db->stmt[RK_A_ACCOUNT_LIST],
                          1, now_text(db->pool));
     if (r != 0) {
@@ -1086,11 +1087,16 @@ static int cmd_list(db_t *db, const opts_t *o)
         const char *role = apr_dbd_get_entry(db->driver, row, 1);
         const char *en = apr_dbd_get_entry(db->driver, row, 2);
         const char *tok = apr_dbd_get_entry(db->driver, row, 3);
+        int cost = rk_password_cost(apr_dbd_get_entry(db->driver, row, 4));
 
         l->name = apr_pstrdup(db->pool, name ? name : "");
         l->role = apr_pstrdup(db->pool, role ? role : "");
         l->status = en && strcmp(en, "0") != 0 ? "enabled" : "disabled";
         l->tokens = apr_pstrdup(db->pool, tok && *tok ? tok : "0");
+        /* a hash of another cost: mod_ranking rehashes it at the user's next login */
+        l->cost = cost < 0 ? "none*" : apr_psprintf(db->pool, "%d%s", cost,
+                                                     cost == o->cost ? "" : "*");
+        other += cost != o->cost;
     }
     for (i = 0; i < rows->nelts; i++) {
         const list_row *l = &APR_ARRAY_IDX(rows, i, list_row);
@@ -1098,12 +1104,23 @@ static int cmd_list(db_t *db, const opts_t *o)
         wn = (int)strlen(l->name) > wn ? (int)strlen(l->name) : wn;
         wr = (int)strlen(l->role) > wr ? (int)strlen(l->role) : wr;
         ws = (int)strlen(l->status) > ws ? (int)strlen(l->status) : ws;
+        wt = (int)strlen(l->tokens) > wt ? (int)strlen(l->tokens) : wt;
     }
-    printf("%-*s  %-*s  %-*s  %s\n", wn, "NAME", wr, "ROLE", ws, "STATUS", "TOKENS");
+    printf("%-*s  %-*s  %-*s  %-*s  %s\n", wn, "NAME", wr, "ROLE", ws, "STATUS", wt, "TOKENS",
+           "COST");
     for (i = 0; i < rows->nelts; i++) {
         const list_row *l = &APR_ARRAY_IDX(rows, i, list_row);
 
-        printf("%-*s  %-*s  %-*s  %s\n", wn, l->name, wr, l->role, ws, l->status, l->tokens);
+        printf("%-*s  %-*s  %-*s  %-*s  %s\n", wn, l->name, wr, l->role, ws, l->status, wt,
+               l->tokens, l->cost);
+    }
+    if (other) {
+        fprintf(stderr, "%d user%s (*) ha%s a password hash of another bcrypt cost than %d "
+                "(--cost, RANKING_PASSWORD_COST): a failed login of such a user can take "
+                "longer than others (a lower cost is padded, a higher one is not), which "
+                "tells that the user exists; the server rehashes it at the user's next "
+                "login (RankingPasswordCost), or set a new password with passwd\n",
+                other, other == 1 ? "" : "s", other == 1 ? "s" : "ve", o->cost);
     }
     return 0;
 }
@@ -1433,14 +1450,19 @@ static int parse(int argc, const char *const *argv, opts_t *o)
                            "and no ':'", RK_USER_NAME_MAX);
     }
     o->cost = DEFAULT_COST;
-    if (cost) {
+    env = getenv("RANKING_PASSWORD_COST");
+    if (cost || (env && *env)) {
+        const char *v_text = cost ? cost : env;
         char *end;
         long v;
 
         errno = 0;
-        v = strtol(cost, &end, 10);
-        if (errno || end == cost || *end || v < 4 || v > 31) {
-            return usage_error("--cost must be a number from 4 to 31");
+        v = strtol(v_text, &end, 10);
+        if (errno || end == v_text || *end || v < RK_PASSWORD_COST_MIN
+            || v > RK_PASSWORD_COST_MAX) {
+            return usage_error("%s must be a number from %d to %d (RankingPasswordCost)",
+                               cost ? "--cost" : "RANKING_PASSWORD_COST",
+                               RK_PASSWORD_COST_MIN, RK_PASSWORD_COST_MAX);
         }
         o->cost = (int)v;
     }

@@ -117,7 +117,7 @@ refuses() { ! verifies "$@"; }
 # list_line USER: the user's line of `list`, blanks squeezed
 list_line() {
     admin '' list
-    awk -v u="$1" '$1 == u { print $1, $2, $3, $4 }' "$T/out"
+    awk -v u="$1" '$1 == u { print $1, $2, $3, $4, $5 }' "$T/out"
 }
 
 # ------------------------------------------------------------------ help, version, usage
@@ -145,10 +145,13 @@ expect 1 "no --params and no RANKING_DBD_PARAMS"
 like "$T/err" 'RANKING_DBD_PARAMS' "... names the variable"
 raw --driver mysql --params "$DB" list
 expect 1 "unsupported driver"
-for c in 3 32 abc ''; do
+for c in 3 18 32 abc ''; do
     raw --params "$DB" --cost "$c" list
     expect 1 "--cost '$c' refused"
 done
+RANKING_PASSWORD_COST=18 raw --params "$DB" list
+expect 1 "RANKING_PASSWORD_COST=18 refused"
+like "$T/err" 'RANKING_PASSWORD_COST must be a number from 4 to 17' "... names the variable and the range"
 raw --params "$DB" list extra
 expect 1 "list takes no argument"
 raw --params "$DB" add
@@ -236,13 +239,31 @@ expect 0 "add without --cost"
 like <(hash_of dave) '^\$2y\$10\$' "... bcrypt cost 10 by default"
 ok "... password verifies" verifies dave 'Dflt-Cost-Pw'
 
+# the cost from the environment (the server's RankingPasswordCost); --cost wins
+pw 'Env-Cost-Pw'
+printf 'Env-Cost-Pw\n' >"$T/in"
+set +e
+RANKING_PASSWORD_COST=5 "$ADMIN" --params "$DB" add erin <"$T/in" >"$T/out" 2>"$T/err"; RC=$?
+set -e
+cat "$T/out" "$T/err" >>"$T/all"
+expect 0 "add with RANKING_PASSWORD_COST=5"
+like <(hash_of erin) '^\$2y\$05\$' "... bcrypt cost 5"
+ok "... password verifies" verifies erin 'Env-Cost-Pw'
+printf 'Env-Cost-Pw\n' >"$T/in"
+set +e
+RANKING_PASSWORD_COST=5 "$ADMIN" --params "$DB" --cost 4 passwd erin <"$T/in" >"$T/out" 2>"$T/err"; RC=$?
+set -e
+cat "$T/out" "$T/err" >>"$T/all"
+expect 0 "passwd with RANKING_PASSWORD_COST=5 and --cost 4"
+like <(hash_of erin) '^\$2y\$04\$' "... --cost wins: cost 4"
+
 before=$(hash_of alice)
 pw 'Other-Pw-5'
 admin $'Other-Pw-5\n' add alice
 expect 2 "add an existing user"
 like "$T/err" "user 'alice' already exists" "... says it exists"
 is "$(hash_of alice)" "$before" "... the password is unchanged"
-is "$(users)" 4 "... no account added"
+is "$(users)" 5 "... no account added"
 
 # password input from a pipe
 pw 'Crlf-Pw'
@@ -354,12 +375,25 @@ is "$(tokens alice)" 3 "three token rows for alice, inserted by hand"
 
 admin '' list
 expect 0 "list"
-is "$(list_line alice)" "alice reader enabled 2" "list: alice, reader, enabled, 2 live tokens"
-is "$(list_line bob)" "bob editor enabled 1" "list: bob, editor, enabled, 1 live token"
-is "$(list_line carol)" "carol reader enabled 0" "list: an expired token is not counted"
-like "$T/out" '^NAME +ROLE +STATUS +TOKENS$' "list has a header"
+is "$(list_line alice)" "alice reader enabled 2 4" "list: alice, reader, enabled, 2 live tokens, cost 4"
+is "$(list_line bob)" "bob editor enabled 1 4" "list: bob, editor, enabled, 1 live token, cost 4"
+is "$(list_line carol)" "carol reader enabled 0 4" "list: an expired token is not counted"
+is "$(list_line dave)" "dave reader enabled 0 10*" "list: a hash of another cost than --cost's is marked"
+like "$T/err" "^1 user \\(\\*\\) has a password hash of another bcrypt cost than 4 .*next login" \
+    "... and explained on stderr"
+like "$T/out" '^NAME +ROLE +STATUS +TOKENS +COST$' "list has a header"
 is "$(($(wc -l <"$T/out") - 1))" "$(users)" "list: one line per user"
 unlike "$T/out" '\$2[aby]\$' "list never shows a hash"
+raw --params "$DB" --cost 10 list
+expect 0 "list with --cost 10"
+is "$(awk '$1 == "dave" { print $5 } $1 == "alice" { print $5 }' "$T/out" | tr '\n' ' ')" \
+   "4* 10 " "... then the cost-4 hashes are the marked ones"
+like "$T/err" "^[0-9]+ users \\(\\*\\) have a password hash of another bcrypt cost than 10 " \
+    "... counted on stderr"
+sql "UPDATE account SET password_hash = 'x' WHERE name = 'carol'"
+admin '' list
+is "$(list_line carol)" "carol reader enabled 0 none*" "list: a hash that is not bcrypt: cost none*"
+
 is "$(awk 'NR > 1 { print $1 }' "$T/out" | LC_ALL=C sort -c 2>&1 && echo sorted)" sorted \
     "list is sorted by name"
 
@@ -415,7 +449,7 @@ like "$T/out" '^disabled alice; revoked 2 tokens$' "... says so"
 is "$(field alice enabled)" 0 "... enabled = 0"
 is "$(tokens alice)" 0 "... her tokens are revoked"
 is "$(tokens bob)" 1 "... bob's token is untouched"
-is "$(list_line alice)" "alice reader disabled 0" "list shows alice disabled"
+is "$(list_line alice)" "alice reader disabled 0 4" "list shows alice disabled"
 admin '' disable alice
 expect 0 "disable a disabled user"
 is "$(field alice enabled)" 0 "... still disabled"
@@ -424,7 +458,7 @@ expect 0 "enable alice"
 like "$T/out" '^enabled alice$' "... says so"
 is "$(field alice enabled)" 1 "... enabled = 1"
 ok "... her password still verifies" verifies alice 'Alice-New-Pw-8'
-is "$(list_line alice)" "alice reader enabled 0" "list shows alice enabled"
+is "$(list_line alice)" "alice reader enabled 0 4" "list shows alice enabled"
 
 # ------------------------------------------------------------------ delete
 add_token bob-live-2 bob $(($(now) + 3600))

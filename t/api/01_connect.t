@@ -1,6 +1,6 @@
 # POST /connect: success body, token shape, Cache-Control, bad credentials (401),
 # bad bodies (400), Content-Type (415), body limit (413), methods (405, OPTIONS).
-# tests: 80 (t/run-apache-test.sh fails when fewer run)
+# tests: 85 (t/run-apache-test.sh fails when fewer run)
 use strict;
 use warnings;
 use utf8;
@@ -91,6 +91,17 @@ my $t_wrong = login_time('demo', 'wrong');
 my $t_unknown = login_time('nosuchuser', 'wrong');
 ok($t_unknown > 0.3 * $t_wrong, 'an unknown user takes about as long as a wrong password')
     or diag(sprintf 'unknown user %.4f s, wrong password %.4f s', $t_unknown, $t_wrong);
+
+# bcrypt reads 72 bytes: a secret of more is "Invalid credentials", never a login with
+# its first 72 bytes (the time of such a failure: t/api/31_login_timing.t)
+my $pw72 = join('', map { chr(ord('a') + $_ % 26) } 0 .. 71);
+admin_ok('add long72 with a 72-byte password', { stdin => "$pw72\n" }, '--cost', '4', 'add', 'long72');
+ok(defined login('long72', $pw72), 'long72 logs in with its 72 bytes');
+for my $suffix ('x', 'x' x 28, $pw72) {
+    my $n = 72 + length $suffix;
+    check_error(req(POST => '/api/connect', undef, { client_id => 'long72', client_secret => $pw72 . $suffix }),
+                401, 'Invalid credentials', "the 72 bytes and more ($n bytes): 401 Invalid credentials");
+}
 
 # ---- bad bodies: 400 ----
 my @bad_bodies = (

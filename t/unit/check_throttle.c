@@ -95,6 +95,51 @@ START_TEST(test_counter_saturates)
 }
 END_TEST
 
+START_TEST(test_waiters_max)
+{
+    ck_assert_uint_eq(rk_throttle_waiters_max(1), 1);      /* prefork child, or tiny */
+    ck_assert_uint_eq(rk_throttle_waiters_max(0), 1);
+    ck_assert_uint_eq(rk_throttle_waiters_max(-5), 1);
+    ck_assert_uint_eq(rk_throttle_waiters_max(7), 1);
+    ck_assert_uint_eq(rk_throttle_waiters_max(20), 5);
+    ck_assert_uint_eq(rk_throttle_waiters_max(150), 37);
+    ck_assert_uint_eq(rk_throttle_waiters_max(256), 64);
+    ck_assert_uint_eq(rk_throttle_waiters_max(100000), RK_THROTTLE_WAITERS_MAX);
+}
+END_TEST
+
+START_TEST(test_waiters_take_and_free)
+{
+    rk_throttle_waiters w;
+    unsigned i;
+
+    memset(&w, 0, sizeof(w));
+    /* 3 slots: 3 waits at once, the 4th answers at once */
+    for (i = 0; i < 3; i++) {
+        ck_assert_int_eq(rk_throttle_waiter_take(&w, 3, 10000, 2000), 1);
+    }
+    ck_assert_int_eq(rk_throttle_waiter_take(&w, 3, 10000, 2000), 0);
+    ck_assert_int_eq(rk_throttle_waiter_take(&w, 3, 11999, 250), 0);
+    /* a slot frees itself when its wait is over */
+    ck_assert_int_eq(rk_throttle_waiter_take(&w, 3, 12000, 250), 1);
+    ck_assert_int_eq(w.until_ms[0], 12250);
+    ck_assert_int_eq(rk_throttle_waiter_take(&w, 3, 12000, 250), 1);
+    ck_assert_int_eq(rk_throttle_waiter_take(&w, 3, 12000, 250), 1);
+    ck_assert_int_eq(rk_throttle_waiter_take(&w, 3, 12000, 250), 0);
+    /* more slots than the table has: the table's size */
+    memset(&w, 0, sizeof(w));
+    for (i = 0; i < RK_THROTTLE_WAITERS_MAX; i++) {
+        ck_assert_int_eq(rk_throttle_waiter_take(&w, 1000, 5, 100), 1);
+    }
+    ck_assert_int_eq(rk_throttle_waiter_take(&w, 1000, 5, 100), 0);
+    /* a slot far in the future (the clock went back) is taken again */
+    memset(&w, 0, sizeof(w));
+    w.until_ms[0] = 1000000;
+    ck_assert_int_eq(rk_throttle_waiter_take(&w, 1, 5000, 100), 1);
+    ck_assert_int_eq(w.until_ms[0], 5100);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("rk_throttle");
@@ -107,6 +152,8 @@ int main(void)
     tcase_add_test(tc, test_off_and_null);
     tcase_add_test(tc, test_delay_grows_then_caps);
     tcase_add_test(tc, test_counter_saturates);
+    tcase_add_test(tc, test_waiters_max);
+    tcase_add_test(tc, test_waiters_take_and_free);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

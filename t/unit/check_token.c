@@ -379,24 +379,40 @@ END_TEST
 
 /* ------------------------------------------------------------------ passwords */
 
+/* rk_password_verify under a policy of cost 4 (the cheapest), made once per process */
+static const rk_password_policy *policy4(void)
+{
+    static rk_password_policy pol;
+    if (pol.cost == 0)
+        ck_assert_int_eq(rk_password_policy_init(&pol, 4), 0);
+    return &pol;
+}
+
+static int pw_check(const char *password, const char *hash)
+{
+    int rehash = -1, ok = rk_password_verify(policy4(), password, hash, &rehash);
+    ck_assert_int_eq(rehash, 0);   /* every hash of these tests is of cost 4, or none */
+    return ok;
+}
+
 START_TEST(test_password_check_htpasswd)
 {
-    ck_assert_int_eq(rk_password_check("secret", HTPASSWD_HASH), 1);
-    ck_assert_int_eq(rk_password_check("Secret", HTPASSWD_HASH), 0);
-    ck_assert_int_eq(rk_password_check("secret ", HTPASSWD_HASH), 0);
-    ck_assert_int_eq(rk_password_check("secre", HTPASSWD_HASH), 0);
-    ck_assert_int_eq(rk_password_check("wrong", HTPASSWD_HASH), 0);
-    ck_assert_int_eq(rk_password_check("", HTPASSWD_HASH), 0);
+    ck_assert_int_eq(pw_check("secret", HTPASSWD_HASH), 1);
+    ck_assert_int_eq(pw_check("Secret", HTPASSWD_HASH), 0);
+    ck_assert_int_eq(pw_check("secret ", HTPASSWD_HASH), 0);
+    ck_assert_int_eq(pw_check("secre", HTPASSWD_HASH), 0);
+    ck_assert_int_eq(pw_check("wrong", HTPASSWD_HASH), 0);
+    ck_assert_int_eq(pw_check("", HTPASSWD_HASH), 0);
     /* unknown user: NULL hash, never a match */
-    ck_assert_int_eq(rk_password_check("secret", NULL), 0);
-    ck_assert_int_eq(rk_password_check("", NULL), 0);
-    ck_assert_int_eq(rk_password_check("password", NULL), 0);
+    ck_assert_int_eq(pw_check("secret", NULL), 0);
+    ck_assert_int_eq(pw_check("", NULL), 0);
+    ck_assert_int_eq(pw_check("password", NULL), 0);
     /* an empty or damaged hash never matches */
-    ck_assert_int_eq(rk_password_check("", ""), 0);
-    ck_assert_int_eq(rk_password_check("secret", ""), 0);
-    ck_assert_int_eq(rk_password_check("secret", "$2y$04$"), 0);
-    ck_assert_int_eq(rk_password_check("secret", "$2y$04$WPxDUx6X29bCgwQAMoVSQ.Nud8QDXHYU23E70oYt7oEvTeC2Kpgj"), 0);
-    ck_assert_int_eq(rk_password_check("secret", "$2y$04$WPxDUx6X29bCgwQAMoVSQ.Nud8QDXHYU23E70oYt7oEvTeC2KpgjL"), 0);
+    ck_assert_int_eq(pw_check("", ""), 0);
+    ck_assert_int_eq(pw_check("secret", ""), 0);
+    ck_assert_int_eq(pw_check("secret", "$2y$04$"), 0);
+    ck_assert_int_eq(pw_check("secret", "$2y$04$WPxDUx6X29bCgwQAMoVSQ.Nud8QDXHYU23E70oYt7oEvTeC2Kpgj"), 0);
+    ck_assert_int_eq(pw_check("secret", "$2y$04$WPxDUx6X29bCgwQAMoVSQ.Nud8QDXHYU23E70oYt7oEvTeC2KpgjL"), 0);
 }
 END_TEST
 
@@ -406,26 +422,26 @@ START_TEST(test_password_roundtrip)
     ck_assert_int_eq(rk_password_hash("s3cret", 4, h1, sizeof h1), 0);
     ck_assert_uint_eq(strlen(h1), 60);
     ck_assert_msg(strncmp(h1, "$2y$04$", 7) == 0, "hash '%s' is not in htpasswd -B format", h1);
-    ck_assert_int_eq(rk_password_check("s3cret", h1), 1);
-    ck_assert_int_eq(rk_password_check("s3creT", h1), 0);
-    ck_assert_int_eq(rk_password_check("", h1), 0);
+    ck_assert_int_eq(pw_check("s3cret", h1), 1);
+    ck_assert_int_eq(pw_check("s3creT", h1), 0);
+    ck_assert_int_eq(pw_check("", h1), 0);
     /* a new salt each time */
     ck_assert_int_eq(rk_password_hash("s3cret", 4, h2, sizeof h2), 0);
     ck_assert_str_ne(h1, h2);
-    ck_assert_int_eq(rk_password_check("s3cret", h2), 1);
+    ck_assert_int_eq(pw_check("s3cret", h2), 1);
     /* the password never appears in the hash */
     ck_assert_ptr_null(strstr(h1, "s3cret"));
     /* UTF-8 and empty passwords */
     ck_assert_int_eq(rk_password_hash("m\xc3\xb6t de passe \xf0\x9f\x94\x91", 4, h1, sizeof h1), 0);
-    ck_assert_int_eq(rk_password_check("m\xc3\xb6t de passe \xf0\x9f\x94\x91", h1), 1);
-    ck_assert_int_eq(rk_password_check("mot de passe \xf0\x9f\x94\x91", h1), 0);
+    ck_assert_int_eq(pw_check("m\xc3\xb6t de passe \xf0\x9f\x94\x91", h1), 1);
+    ck_assert_int_eq(pw_check("mot de passe \xf0\x9f\x94\x91", h1), 0);
     ck_assert_int_eq(rk_password_hash("", 4, h1, sizeof h1), 0);
-    ck_assert_int_eq(rk_password_check("", h1), 1);
-    ck_assert_int_eq(rk_password_check("x", h1), 0);
+    ck_assert_int_eq(pw_check("", h1), 1);
+    ck_assert_int_eq(pw_check("x", h1), 0);
     /* cost 5 is written in the hash */
     ck_assert_int_eq(rk_password_hash("pw", 5, h1, sizeof h1), 0);
     ck_assert_msg(strncmp(h1, "$2y$05$", 7) == 0, "hash '%s'", h1);
-    ck_assert_int_eq(rk_password_check("pw", h1), 1);
+    ck_assert_int_eq(rk_password_cost(h1), 5);
 }
 END_TEST
 
@@ -435,7 +451,7 @@ START_TEST(test_password_hash_limits)
     /* 61 bytes is enough, 60 is not */
     ck_assert_int_eq(rk_password_hash("pw", 4, h, 61), 0);
     ck_assert_uint_eq(strlen(h), 60);
-    ck_assert_int_eq(rk_password_check("pw", h), 1);
+    ck_assert_int_eq(pw_check("pw", h), 1);
     ck_assert_int_ne(rk_password_hash("pw", 4, h, 60), 0);
     ck_assert_int_ne(rk_password_hash("pw", 4, h, 0), 0);
     /* cost out of 4..31 */
@@ -446,6 +462,93 @@ START_TEST(test_password_hash_limits)
 }
 END_TEST
 
+START_TEST(test_password_cost)
+{
+    ck_assert_int_eq(rk_password_cost(HTPASSWD_HASH), 4);
+    ck_assert_int_eq(rk_password_cost("$2y$10$"), 10);
+    ck_assert_int_eq(rk_password_cost("$2a$12$abc"), 12);
+    ck_assert_int_eq(rk_password_cost("$2b$31$"), 31);
+    ck_assert_int_eq(rk_password_cost("$2y$03$"), -1);
+    ck_assert_int_eq(rk_password_cost("$2y$32$"), -1);
+    ck_assert_int_eq(rk_password_cost("$2x$10$"), -1);
+    ck_assert_int_eq(rk_password_cost("$2y$1x$"), -1);
+    ck_assert_int_eq(rk_password_cost("$2y$10x"), -1);
+    ck_assert_int_eq(rk_password_cost("$2y$1"), -1);
+    ck_assert_int_eq(rk_password_cost("$apr1$abc$def"), -1);
+    ck_assert_int_eq(rk_password_cost(""), -1);
+    ck_assert_int_eq(rk_password_cost(NULL), -1);
+}
+END_TEST
+
+START_TEST(test_password_policy_init)
+{
+    rk_password_policy pol;
+    ck_assert_int_ne(rk_password_policy_init(&pol, 3), 0);
+    ck_assert_int_eq(pol.cost, 0);
+    ck_assert_int_ne(rk_password_policy_init(&pol, RK_PASSWORD_COST_MAX + 1), 0);
+    ck_assert_int_eq(rk_password_policy_init(&pol, 6), 0);
+    ck_assert_int_eq(pol.cost, 6);
+    for (int c = 4; c <= 6; c++) {
+        ck_assert_int_eq(rk_password_cost(pol.dummy[c]), c);
+        ck_assert_uint_eq(strlen(pol.dummy[c]), 60);
+    }
+    ck_assert_str_ne(pol.dummy[5], pol.dummy[6]);
+    /* an uninitialised policy matches nothing */
+    rk_password_policy none;
+    memset(&none, 0, sizeof none);
+    int rehash = -1;
+    ck_assert_int_eq(rk_password_verify(&none, "secret", HTPASSWD_HASH, &rehash), 0);
+    ck_assert_int_eq(rehash, 0);
+    ck_assert_int_eq(rk_password_verify(NULL, "secret", HTPASSWD_HASH, &rehash), 0);
+}
+END_TEST
+
+/* bcrypt reads 72 bytes: a longer secret must not log in with its 72-byte prefix */
+START_TEST(test_password_over_72_bytes)
+{
+    char pw[200], h[128];
+    memset(pw, 'p', sizeof pw);
+    pw[72] = '\0';
+    ck_assert_int_eq(rk_password_hash(pw, 4, h, sizeof h), 0);
+    ck_assert_int_eq(pw_check(pw, h), 1);              /* 72 bytes: fine */
+    pw[72] = 'x';
+    pw[73] = '\0';
+    ck_assert_int_eq(pw_check(pw, h), 0);              /* 73: never */
+    pw[72] = 'p';
+    pw[150] = '\0';
+    ck_assert_int_eq(pw_check(pw, h), 0);
+    ck_assert_int_eq(pw_check(pw, NULL), 0);
+    /* a hash made from a longer password by another tool: still refused */
+    ck_assert_int_eq(rk_password_hash(pw, 4, h, sizeof h), 0);
+    ck_assert_int_eq(pw_check(pw, h), 0);
+}
+END_TEST
+
+/* A match of a hash of another cost asks for a rehash; a failure never does. */
+START_TEST(test_password_rehash_flag)
+{
+    rk_password_policy pol;
+    char h4[128], h5[128], h6[128];
+    int rehash = -1;
+    ck_assert_int_eq(rk_password_policy_init(&pol, 5), 0);
+    ck_assert_int_eq(rk_password_hash("pw", 4, h4, sizeof h4), 0);
+    ck_assert_int_eq(rk_password_hash("pw", 5, h5, sizeof h5), 0);
+    ck_assert_int_eq(rk_password_hash("pw", 6, h6, sizeof h6), 0);
+    ck_assert_int_eq(rk_password_verify(&pol, "pw", h5, &rehash), 1);
+    ck_assert_int_eq(rehash, 0);
+    ck_assert_int_eq(rk_password_verify(&pol, "pw", h4, &rehash), 1);
+    ck_assert_int_eq(rehash, 1);
+    ck_assert_int_eq(rk_password_verify(&pol, "pw", h6, &rehash), 1);
+    ck_assert_int_eq(rehash, 1);
+    ck_assert_int_eq(rk_password_verify(&pol, "px", h4, &rehash), 0);
+    ck_assert_int_eq(rehash, 0);
+    ck_assert_int_eq(rk_password_verify(&pol, "px", h6, &rehash), 0);
+    ck_assert_int_eq(rehash, 0);
+    ck_assert_int_eq(rk_password_verify(&pol, "pw", NULL, &rehash), 0);
+    ck_assert_int_eq(rehash, 0);
+}
+END_TEST
+
 static double now(void)
 {
     struct timespec ts;
@@ -453,31 +556,56 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* An unknown user (NULL hash) or a damaged hash costs a real bcrypt check: the time
- * must not tell whether the user exists.  Compared with a cost-10 hash (the usual
- * cost), with a wide margin. */
-START_TEST(test_password_null_hash_timing)
+static double median3(double a, double b, double c)
 {
-    char h[128];
-    ck_assert_int_eq(rk_password_hash("pw", 10, h, sizeof h), 0);
-    double real = 1e9, unknown = 1e9, damaged = 1e9;
-    for (int i = 0; i < 2; i++) {
-        double t0 = now();
-        ck_assert_int_eq(rk_password_check("nope", h), 0);
-        double t1 = now();
-        ck_assert_int_eq(rk_password_check("nope", NULL), 0);
-        double t2 = now();
-        ck_assert_int_eq(rk_password_check("nope", "$2y$10$short"), 0);
-        double t3 = now();
-        if (t1 - t0 < real)
-            real = t1 - t0;
-        if (t2 - t1 < unknown)
-            unknown = t2 - t1;
-        if (t3 - t2 < damaged)
-            damaged = t3 - t2;
+    return a > b ? (b > c ? b : a > c ? c : a) : (a > c ? a : b > c ? c : b);
+}
+
+/* Every failure costs one check at the policy's cost: an unknown user (NULL hash), a
+ * damaged hash, a hash of a lower cost (padded), a secret over 72 bytes.  Medians of
+ * 3 interleaved tries, policy cost 9 (a check of cost 4 alone is 32 times faster); a
+ * margin wide enough for a loaded machine and the sanitizer build. */
+START_TEST(test_password_failure_timing)
+{
+    rk_password_policy pol;
+    char h9[128], h4[128], h7[128], longpw[100];
+    const char *hash[5];
+    const char *pw[5] = { "nope", "nope", "nope", "nope", longpw };
+    double t[5][3];
+    int rehash;
+
+    ck_assert_int_eq(rk_password_policy_init(&pol, 9), 0);
+    ck_assert_int_eq(rk_password_hash("pw", 9, h9, sizeof h9), 0);
+    ck_assert_int_eq(rk_password_hash("pw", 4, h4, sizeof h4), 0);
+    ck_assert_int_eq(rk_password_hash("pw", 7, h7, sizeof h7), 0);
+    memset(longpw, 'q', sizeof longpw - 1);
+    longpw[sizeof longpw - 1] = '\0';
+    hash[0] = h9;
+    hash[1] = NULL;
+    hash[2] = "$2y$09$short";
+    hash[3] = h4;
+    hash[4] = h9;
+    for (int i = 0; i < 3; i++) {
+        for (int k = 0; k < 5; k++) {
+            double t0 = now();
+            ck_assert_int_eq(rk_password_verify(&pol, pw[k], hash[k], &rehash), 0);
+            t[k][i] = now() - t0;
+        }
     }
-    ck_assert_msg(unknown >= real / 4, "NULL hash took %.4f s, a real check %.4f s", unknown, real);
-    ck_assert_msg(damaged >= real / 4, "damaged hash took %.4f s, a real check %.4f s", damaged, real);
+    double ref = median3(t[0][0], t[0][1], t[0][2]);
+    const char *what[5] = { "wrong password", "unknown user", "damaged hash",
+                            "cost-4 hash", "secret over 72 bytes" };
+    for (int k = 1; k < 5; k++) {
+        double m = median3(t[k][0], t[k][1], t[k][2]);
+        ck_assert_msg(m >= 0.6 * ref && m <= 1.6 * ref,
+                      "%s took %.4f s, a wrong password at the policy's cost %.4f s",
+                      what[k], m, ref);
+    }
+    /* a cost-7 hash too */
+    double t0 = now();
+    ck_assert_int_eq(rk_password_verify(&pol, "nope", h7, &rehash), 0);
+    double m7 = now() - t0;
+    ck_assert_msg(m7 >= 0.5 * ref, "a cost-7 hash took %.4f s, a cost-9 check %.4f s", m7, ref);
 }
 END_TEST
 
@@ -511,7 +639,11 @@ static Suite *token_suite(void)
     tcase_add_test(tc, test_password_check_htpasswd);
     tcase_add_test(tc, test_password_roundtrip);
     tcase_add_test(tc, test_password_hash_limits);
-    tcase_add_test(tc, test_password_null_hash_timing);
+    tcase_add_test(tc, test_password_cost);
+    tcase_add_test(tc, test_password_policy_init);
+    tcase_add_test(tc, test_password_over_72_bytes);
+    tcase_add_test(tc, test_password_rehash_flag);
+    tcase_add_test(tc, test_password_failure_timing);
     suite_add_tcase(s, tc);
     return s;
 }
