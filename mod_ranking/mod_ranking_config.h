@@ -23,6 +23,9 @@ apr_int64_t rk_config_login_window(request_rec *r); /* seconds */
 
 /* Server-wide: RankingLoginCache ("none", or "provider[:arguments]") */
 const char *rk_config_login_cache(void);
+/* check_config (apache2 -t runs it): is RankingLoginCache's socache provider loaded?
+ * 0, or -1 logged. */
+int rk_config_check_login_cache(server_rec *s, apr_pool_t *ptemp);
 
 /* Server-wide, live updates: the longest silence of an event stream (seconds), the
  * most listeners (0: automatic, see mod_ranking_live.c), the most bytes waiting for a
