@@ -140,6 +140,21 @@ static int rk_pre_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp)
     return OK;
 }
 
+/* What can be checked before httpd starts, so that apache2 -t (configtest) fails
+ * rather than the start or a graceful restart after it: mod_dbd and the socache
+ * provider of RankingLoginCache are loaded. */
+static int rk_check_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
+                           server_rec *s)
+{
+    int bad;
+
+    (void)pconf;
+    (void)plog;
+    bad = rk_db_check_config(s) != 0;
+    bad |= rk_config_check_login_cache(s, ptemp) != 0;
+    return bad ? HTTP_INTERNAL_SERVER_ERROR : OK;
+}
+
 static int rk_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
                           server_rec *s)
 {
@@ -171,6 +186,7 @@ static void rk_register_hooks(apr_pool_t *p)
 {
     (void)p;
     ap_hook_pre_config(rk_pre_config, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_check_config(rk_check_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_post_config(rk_post_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_child_init(rk_child_init, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_translate_name(rk_translate, NULL, NULL, APR_HOOK_FIRST);

@@ -374,11 +374,12 @@ static int check_credentials(request_rec *r, rk_db *db, rk_credentials *cred, co
         }
         return OK;
     }
-    ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "login refused for user \"%s\" (%s)",
-                  ap_escape_logitem(r->pool, cred->client_id),
-                  !found ? "unknown user"
+    /* a stable line (README, "Log lines"; conf/fail2ban/ matches it) */
+    ap_log_rerror(APLOG_MARK, APLOG_WARNING, 0, r, "login failed from %s: %s, user \"%s\"",
+                  r->useragent_ip, !found ? "unknown user"
                   : strlen(cred->client_secret) > RK_PASSWORD_MAX ? "secret over 72 bytes"
-                  : !ok ? "wrong password" : "user disabled");
+                  : !ok ? "wrong password" : "user disabled",
+                  ap_escape_logitem(r->pool, cred->client_id));
     return HTTP_UNAUTHORIZED;
 }
 
@@ -460,8 +461,9 @@ int rk_connect(request_rec *r)
     throttle_keys_make(r, cred->client_id, &keys);
     if ((wait = throttle_check(r, &keys)) > 0) {
         rv = HTTP_TOO_MANY_REQUESTS;
-        ap_log_rerror(APLOG_MARK, APLOG_WARNING, 0, r, "login refused for %" APR_INT64_T_FMT
-                      " s: too many failed logins from this address", wait);
+        ap_log_rerror(APLOG_MARK, APLOG_WARNING, 0, r, "login throttled from %s: too many failed "
+                      "logins, retry in %" APR_INT64_T_FMT " s, user \"%s\"", r->useragent_ip, wait,
+                      ap_escape_logitem(r->pool, cred->client_id));
         apr_table_setn(r->headers_out, "Retry-After", apr_psprintf(r->pool, "%" APR_INT64_T_FMT, wait));
     }
     else if ((rv = rk_db_open(r, &db)) == OK) {
@@ -490,7 +492,7 @@ int rk_connect(request_rec *r)
         rehash_password(r, &db, acct[0], acct[1], rehash, cred->client_id);
     }
     r->user = apr_pstrdup(r->pool, cred->client_id);
-    ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "login of user \"%s\"",
+    ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "login from %s, user \"%s\"", r->useragent_ip,
                   ap_escape_logitem(r->pool, cred->client_id));
     answer = json_pack("{s:s, s:s, s:s, s:I}", "status", "success", "access_token", token,
                        "token_type", "Bearer", "expires_in", (json_int_t)lifetime);

@@ -3,6 +3,9 @@
  * wins where it sets the field.  The getters apply the defaults. */
 #include <errno.h>
 
+#include "ap_provider.h"
+#include "ap_socache.h"
+
 #include "mod_ranking_config.h"
 #include "rk_cors.h"
 #include "rk_router.h"
@@ -263,6 +266,23 @@ static const char *set_login_cache(cmd_parms *cmd, void *cfg, const char *arg)
     }
     login_cache_spec = arg;
     return NULL;
+}
+
+int rk_config_check_login_cache(server_rec *s, apr_pool_t *ptemp)
+{
+    const char *spec = login_cache_spec;
+    const char *name = apr_pstrndup(ptemp, spec, strcspn(spec, ":"));
+
+    if (!strcasecmp(spec, "none")
+        || ap_lookup_provider(AP_SOCACHE_PROVIDER_GROUP, name, AP_SOCACHE_PROVIDER_VERSION)) {
+        return 0;
+    }
+    /* the words of rk_auth_post_config's message, which says the same at start */
+    ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s,
+                 "mod_ranking: socache provider \"%s\" for RankingLoginCache is not "
+                 "loaded (LoadModule socache_%s_module, or a2enmod socache_%s), or set "
+                 "RankingLoginCache none to run without login throttling", name, name, name);
+    return -1;
 }
 
 /* A server-wide number: main server only, from MIN to MAX. */

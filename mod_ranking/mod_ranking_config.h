@@ -26,6 +26,9 @@ const char *const *rk_config_cors_origins(request_rec *r, size_t *n);
 /* Server-wide: RankingLoginCache ("none", or "provider[:arguments]") */
 const char *rk_config_login_cache(void);
 int rk_config_password_cost(void);                  /* RankingPasswordCost, 4..17 */
+/* check_config (apache2 -t runs it): is RankingLoginCache's socache provider loaded?
+ * 0, or -1 logged. */
+int rk_config_check_login_cache(server_rec *s, apr_pool_t *ptemp);
 
 /* Server-wide, live updates: the longest silence of an event stream (seconds), the
  * most listeners (0: automatic, see mod_ranking_live.c), the most bytes waiting for a

@@ -21,10 +21,10 @@ static APR_OPTIONAL_FN_TYPE(ap_dbd_open) *dbd_open;
 static APR_OPTIONAL_FN_TYPE(ap_dbd_close) *dbd_close;
 static apr_global_mutex_t *write_mutex;
 
-int rk_db_post_config(apr_pool_t *pconf, server_rec *s)
+/* mod_dbd's functions, found if it is loaded (it registers them when it is loaded,
+ * so check_config, which apache2 -t runs, already sees them).  0, or -1 logged. */
+static int find_dbd(server_rec *s)
 {
-    apr_status_t rv;
-
     dbd_acquire = APR_RETRIEVE_OPTIONAL_FN(ap_dbd_acquire);
     dbd_open = APR_RETRIEVE_OPTIONAL_FN(ap_dbd_open);
     dbd_close = APR_RETRIEVE_OPTIONAL_FN(ap_dbd_close);
@@ -32,6 +32,21 @@ int rk_db_post_config(apr_pool_t *pconf, server_rec *s)
         ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s,
                      "mod_ranking needs mod_dbd: load it (a2enmod dbd, or "
                      "LoadModule dbd_module modules/mod_dbd.so) before mod_ranking");
+        return -1;
+    }
+    return 0;
+}
+
+int rk_db_check_config(server_rec *s)
+{
+    return find_dbd(s);
+}
+
+int rk_db_post_config(apr_pool_t *pconf, server_rec *s)
+{
+    apr_status_t rv;
+
+    if (find_dbd(s) != 0) {
         return -1;
     }
     if (ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_PRE_CONFIG) {

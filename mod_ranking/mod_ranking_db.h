@@ -25,6 +25,8 @@ typedef struct {
 
 /* pre_config: register the ranking-write mutex type (for httpd's Mutex directive). */
 int rk_db_pre_config(apr_pool_t *pconf);
+/* check_config (apache2 -t runs it): is mod_dbd loaded?  0, or -1 logged. */
+int rk_db_check_config(server_rec *s);
 /* post_config: find mod_dbd (0, or -1 with the reason logged); create the
  * ranking-write mutex on the real (second) run. */
 int rk_db_post_config(apr_pool_t *pconf, server_rec *s);

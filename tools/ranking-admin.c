@@ -1,6 +1,7 @@
-/* ranking-admin: manage the API users of mod_ranking (table account) and their
- * bearer tokens (table token), directly in the database the module uses; upgrade
- * its schema; prune the lanes' change log (table lane_history).
+/* ranking-admin: create the database of mod_ranking (init); manage its API users
+ * (table account) and their bearer tokens (table token), directly in the database
+ * the module uses; upgrade its schema; prune the lanes' change log (table
+ * lane_history).
  *
  *   ranking-admin [--driver sqlite3|pgsql] --params <DBDParams> <command> [args]
  *
@@ -20,11 +21,13 @@
 #endif
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -81,8 +84,8 @@ static const char usage_text[] =
     "usage: " PROG " [--driver sqlite3|pgsql] --params DBDPARAMS [--cost N] COMMAND [ARGS]\n";
 
 static const char help_text[] =
-    "Manage the users of mod_ranking and their tokens, upgrade the schema of its\n"
-    "database, prune the lanes' change log.\n"
+    "Create the database of mod_ranking, manage its users and their tokens, upgrade\n"
+    "the schema of the database, prune the lanes' change log.\n"
     "\n"
     "Options:\n"
     "  --driver NAME    apr_dbd driver: sqlite3 (default) or pgsql\n"
@@ -105,6 +108,8 @@ static const char help_text[] =
     "                                   cost of their hash (* when not --cost's)\n"
     "  revoke USER                      delete every token of the user\n"
     "  purge                            delete expired tokens\n"
+    "  init                             create the database with the current schema\n"
+    "                                   (no user, no data); refuses an existing one\n"
     "  upgrade                          bring the database's schema to the current\n"
     "                                   version, keeping every row\n"
     "  history prune --before DATE [--competition ID]\n"
@@ -117,7 +122,8 @@ static const char help_text[] =
     "terminal twice without echo, otherwise one line (its newline removed).\n"
     "User names: 1 to 64 printable ASCII characters, no space and no ':'.\n"
     "\n"
-    "Exit status: 0 done, 1 usage error, 2 user not found or already exists,\n"
+    "Exit status: 0 done, 1 usage error, 2 user not found or already exists (or\n"
+    "the database, for init),\n"
     "3 database error (or a schema newer than this command knows, or one too old\n"
     "for history prune).\n";
 
@@ -394,7 +400,9 @@ static int says_missing(const char *m)
            || strstr(m, "does not exist");
 }
 
-static int db_open(db_t *db, apr_pool_t *pool, const char *driver, const char *params)
+/* Connect to the database (sqlite3: an existing file) and set the connection up,
+ * without looking at its schema.  0 or an exit status. */
+static int db_connect(db_t *db, apr_pool_t *pool, const char *driver, const char *params)
 {
     const char *error = NULL;
     apr_status_t rv;
@@ -459,7 +467,16 @@ static int db_open(db_t *db, apr_pool_t *pool, const char *driver, const char *p
         while (apr_dbd_get_row(db->driver, pool, res, &row, -1) == 0)
             ;
     }
+    return 0;
+}
 
+static int db_open(db_t *db, apr_pool_t *pool, const char *driver, const char *params)
+{
+    int i, r;
+
+    if ((r = db_connect(db, pool, driver, params)) != 0) {
+        return r;
+    }
     /* the schema: every table and column the command uses */
     r = apr_dbd_prepare(db->driver, pool, db->handle, rk_admin_queries[RK_A_PROBE].sql,
                         rk_admin_queries[RK_A_PROBE].label, &db->stmt[RK_A_PROBE]);
@@ -1125,6 +1142,154 @@ static int cmd_list(db_t *db, const opts_t *o)
     return 0;
 }
 
+/* ------------------------------------------------------------------ init */
+
+/* The file of an SQLite DBDParams: a path, or a "file:" URI without percent-encoding
+ * (its "?mode=rw" left out).  NULL when it is neither. */
+static const char *sqlite_file(apr_pool_t *p, const char *params)
+{
+    if (strncmp(params, "file:", 5) != 0) {
+        return params;
+    }
+    params += 5;
+    if (strncmp(params, "///", 3) == 0) {
+        params += 2;
+    }
+    if (strncmp(params, "//", 2) == 0 || strchr(params, '%')) {
+        return NULL;
+    }
+    return apr_pstrndup(p, params, strcspn(params, "?#"));
+}
+
+/* Run the statements STMTS (NULL-terminated) of the schema in one transaction;
+ * on SQLite its PRAGMAs first, outside it (journal_mode cannot change inside one).
+ * 0 or an exit status. */
+static int apply_schema(db_t *db, const char *const *stmts, const char *script)
+{
+    int i, r, n, rc = 0;
+
+    for (i = 0; db->sqlite && stmts[i]; i++) {
+        apr_dbd_results_t *res = NULL;
+        apr_dbd_row_t *row = NULL;
+
+        if (strncmp(stmts[i], "PRAGMA ", 7) != 0) {
+            continue;
+        }
+        r = apr_dbd_select(db->driver, db->pool, db->handle, &res, stmts[i], 1);
+        if (r != 0) {
+            return db_fail(db, r, stmts[i]);
+        }
+        while (apr_dbd_get_row(db->driver, db->pool, res, &row, -1) == 0)
+            ;
+    }
+    if ((rc = txn_begin(db)) != 0) {
+        return rc;
+    }
+    for (i = 0; rc == 0 && stmts[i]; i++) {
+        if (db->sqlite && strncmp(stmts[i], "PRAGMA ", 7) == 0) {
+            continue;
+        }
+        r = apr_dbd_query(db->driver, db->handle, &n, stmts[i]);
+        if (r != 0) {
+            err("%s: statement %d of %s failed: %s", db->what, i + 1, script,
+                db_message(db, r));
+            rc = EXIT_DB;
+        }
+    }
+    return txn_end(db, rc);
+}
+
+/* As root, a new SQLite file goes to the owner of its directory (www-data for
+ * /var/lib/mod_ranking), so that the server can write it; elsewhere it is the
+ * caller's, as any file it creates. */
+static int give_to_directory_owner(db_t *db, const char *file)
+{
+    char *dir = apr_pstrdup(db->pool, file), *slash = strrchr(dir, '/');
+    struct stat st;
+
+    if (geteuid() != 0) {
+        return 0;
+    }
+    if (slash) {
+        slash[slash == dir ? 1 : 0] = '\0';
+    }
+    if (stat(slash ? dir : ".", &st) != 0) {
+        err("cannot read the directory of %s: %s", db->what, strerror(errno));
+        return EXIT_DB;
+    }
+    if (st.st_uid != 0 && chown(file, st.st_uid, st.st_gid) != 0) {
+        err("cannot give %s to the owner of its directory: %s", db->what, strerror(errno));
+        return EXIT_DB;
+    }
+    return 0;
+}
+
+/* init: a new database with the schema of this release (no user, no data).
+ * sqlite3: the file must not exist (created with O_EXCL, mode 0640, removed again
+ * if anything fails).  pgsql: the database must exist (createdb) and hold none of
+ * the schema's tables; DDL is transactional there: a failure leaves nothing. */
+static int cmd_init(db_t *db, const opts_t *o)
+{
+    apr_pool_t *pool = db->pool;
+    const char *file = NULL;
+    int rc, fd;
+
+    if (strcmp(o->driver, "sqlite3") == 0) {
+        file = sqlite_file(pool, o->params);
+        if (!file || !*file || strcmp(file, ":memory:") == 0) {
+            return usage_error("init needs the database's file (a path, or a file: URI "
+                               "without %%-escapes)");
+        }
+        fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0640);
+        if (fd < 0 && errno == EEXIST) {
+            err("database '%s' exists already: init creates a new one only (an older "
+                "one is brought up to date by '" PROG " upgrade')", file);
+            return EXIT_USER;
+        }
+        if (fd < 0) {
+            err("cannot create database '%s': %s", file, strerror(errno));
+            return EXIT_DB;
+        }
+        close(fd);
+        rc = db_connect(db, pool, "sqlite3", file);
+        rc = rc == 0 ? apply_schema(db, schema_sqlite, "sql/schema.sql") : rc;
+    }
+    else {
+        long n = 0;
+
+        rc = db_connect(db, pool, o->driver, o->params);
+        rc = rc == 0 ? select_ints(db, "SELECT COUNT(*) FROM pg_catalog.pg_tables"
+                                   " WHERE schemaname = current_schema() AND tablename IN"
+                                   " ('competition', 'account', 'token', 'revision',"
+                                   " 'lane_history', 'schema_version')", 1, &n) : rc;
+        if (rc == 0 && n > 0) {
+            err("%s has a mod_ranking schema already: init creates a new one only (an "
+                "older one is brought up to date by '" PROG " upgrade')", db->what);
+            return EXIT_USER;
+        }
+        rc = rc == 0 ? apply_schema(db, schema_pgsql, "sql/schema-pg.sql") : rc;
+    }
+    if (file) {
+        db_close(db);   /* SQLite removes its -wal and -shm files at the last close */
+        rc = rc == 0 ? give_to_directory_owner(db, file) : rc;
+        if (rc != 0) {
+            const char *const ext[] = { "", "-wal", "-shm", "-journal" };
+            size_t i;
+
+            for (i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+                unlink(apr_pstrcat(pool, file, ext[i], NULL));
+            }
+            err("removed database '%s' again: nothing was created", file);
+            return rc;
+        }
+    }
+    if (rc == 0) {
+        printf("created %s at schema version %d, with no user yet (add one: " PROG
+               " add USER)\n", db->what, upgrade_latest);
+    }
+    return rc;
+}
+
 /* ------------------------------------------------------------------ the command table */
 
 /* What a command's operands are and what it does first. */
@@ -1132,7 +1297,8 @@ enum {
     CMD_USER = 1 << 0,          /* its first operand is a user name */
     CMD_ROLE = 1 << 1,          /* its second operand is a role */
     CMD_PASSWORD = 1 << 2,      /* it reads a password */
-    CMD_NOTE_SCHEMA = 1 << 3    /* first say on stderr when the schema is not current */
+    CMD_NOTE_SCHEMA = 1 << 3,   /* first say on stderr when the schema is not current */
+    CMD_CREATE = 1 << 4         /* it creates the database: nothing is opened before */
 };
 
 /* The options that belong to some commands only (the others go with every one). */
@@ -1169,6 +1335,7 @@ static const command commands[] = {
     { "revoke", NULL, "USER", 1, CMD_USER | CMD_NOTE_SCHEMA, 0, 0, cmd_revoke },
     { "purge", NULL, "", 0, CMD_NOTE_SCHEMA, 0, 0, cmd_purge },
     { "upgrade", NULL, "", 0, 0, 0, 0, cmd_upgrade },
+    { "init", NULL, "", 0, CMD_CREATE, 0, 0, cmd_init },
     /* no schema note: on a database too old for it, the command fails saying so */
     { "history", "prune", "--before DATE [--competition ID]", 0, 0,
       OPT_BEFORE | OPT_COMPETITION, OPT_BEFORE, cmd_history_prune },
@@ -1498,8 +1665,11 @@ int main(int argc, const char *const *argv)
         return EXIT_DB;
     }
 
-    rc = db_open(&db, pool, o.driver, o.params);
-    if (rc == 0) {
+    memset(&db, 0, sizeof(db));
+    db.pool = pool;
+    rc = (o.cmd->flags & CMD_CREATE) ? o.cmd->run(&db, &o)
+         : db_open(&db, pool, o.driver, o.params);
+    if (rc == 0 && !(o.cmd->flags & CMD_CREATE)) {
         if (o.cmd->flags & CMD_NOTE_SCHEMA) {
             schema_note(&db);
         }

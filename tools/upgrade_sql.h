@@ -1,4 +1,4 @@
-/* upgrade_sql.h: the schema upgrade steps embedded in ranking-admin.
+/* upgrade_sql.h: the schema upgrade steps, and the schemas, embedded in ranking-admin.
  *
  * upgrade_sql.c is generated at build time by tools/embed-sql.sh from the scripts
  * sql/upgrade/<backend>/<NNN>.sql (Makefile.am), so that the installed command
@@ -22,5 +22,10 @@ extern const upgrade_step upgrade_steps[];
 extern const int upgrade_step_count;
 /* the version the last step reaches: RK_SCHEMA_VERSION (checked at compile time) */
 extern const int upgrade_latest;
+
+/* sql/schema.sql and sql/schema-pg.sql (version upgrade_latest), one statement
+ * each, NULL after the last: what "ranking-admin init" applies */
+extern const char *const schema_sqlite[];
+extern const char *const schema_pgsql[];
 
 #endif

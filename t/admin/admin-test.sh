@@ -123,7 +123,7 @@ list_line() {
 # ------------------------------------------------------------------ help, version, usage
 raw --help
 expect 0 "--help"
-for c in add passwd role disable enable delete list revoke purge upgrade history prune \
+for c in init add passwd role disable enable delete list revoke purge upgrade history prune \
     --before --competition --driver --params --cost; do
     like "$T/out" "(^| |\\[)$c( |$)" "--help mentions $c"
 done

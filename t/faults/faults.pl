@@ -15,6 +15,8 @@
 #  6. a database of the previous release (schema version 1): 503 JSON on every route
 #     and a log line telling the admin to run `ranking-admin upgrade`; once it has
 #     run, the server answers without a restart, every row of the old data there;
+#  7. configtest (apache2 -t) fails, saying what to load, without mod_dbd or without
+#     the socache provider of RankingLoginCache (none needs none).
 #  8. an empty database (the schema and one user): /competition/ and every list of a
 #     competition without data are 200 with [], an unknown id 404 even with
 #     If-None-Match;
@@ -440,6 +442,54 @@ ok(defined $judge && defined $demo, 'logins on the shared database');
         sleep 0.1;
     }
     ok($ok, 'the server goes on answering after the kills');
+}
+
+# ---- 7. configtest: apache2 -t fails when mod_dbd or the socache provider is missing
+# (check_config), so that "apache2ctl configtest && apache2ctl graceful" never takes a
+# running server down.
+{
+    my $moddir = `apxs -q LIBEXECDIR`;
+    chomp $moddir;
+    my $db = "$tmp/configtest/ranking.db";
+    make_db($db);
+    # configtest NAME, dbd => 0|1, shmcb => 0|1, cache => RankingLoginCache value:
+    # (exit status, output) of apache2 -t on that configuration
+    my $configtest = sub {
+        my ($name, %o) = @_;
+        my $dir = "$tmp/configtest/$name";
+        make_path("$dir/logs");
+        open my $fh, '>', "$dir/httpd.conf" or die "$dir/httpd.conf: $!";
+        print $fh map { "$_\n" } "ServerRoot \"$dir\"", 'ServerName 127.0.0.1',
+            'Listen 127.0.0.1:' . RkServer::free_port(), "PidFile \"$dir/httpd.pid\"",
+            "ErrorLog \"$dir/logs/error_log\"", "DocumentRoot \"$dir\"",
+            "LoadModule mpm_${mpm}_module $moddir/mod_mpm_$mpm.so",
+            "LoadModule authz_core_module $moddir/mod_authz_core.so",
+            ($o{dbd} ? "LoadModule dbd_module $moddir/mod_dbd.so" : ()),
+            ($o{shmcb} ? "LoadModule socache_shmcb_module $moddir/mod_socache_shmcb.so" : ()),
+            "LoadModule ranking_module $so",
+            (defined $o{cache} ? "RankingLoginCache $o{cache}" : ()),
+            ($o{dbd} ? ('DBDriver sqlite3', "DBDParams \"file:$db?mode=rw\"") : ()),
+            '<Location /api>', 'SetHandler ranking', 'Require all granted', '</Location>';
+        close $fh;
+        my $out = `apache2 -t -f '$dir/httpd.conf' 2>&1`;
+        return ($? >> 8, $out);
+    };
+    my ($rc, $out) = $configtest->('complete', dbd => 1, shmcb => 1);
+    ok($rc == 0 && $out =~ /Syntax OK/, "configtest: Syntax OK with mod_dbd and mod_socache_shmcb (exit $rc)");
+    print "# $_\n" for $rc ? split /\n/, $out : ();
+    ($rc, $out) = $configtest->('no-dbd', dbd => 0, shmcb => 1);
+    ok($rc != 0 && $out !~ /Syntax OK/, "configtest: fails without mod_dbd (exit $rc)");
+    ok($out =~ /mod_ranking needs mod_dbd: load it \(a2enmod dbd/, 'configtest: ... saying to load mod_dbd');
+    ($rc, $out) = $configtest->('no-shmcb', dbd => 1, shmcb => 0);
+    ok($rc != 0 && $out !~ /Syntax OK/, "configtest: fails without the socache provider of RankingLoginCache (exit $rc)");
+    ok($out =~ /socache provider "shmcb" for RankingLoginCache is not loaded \(LoadModule socache_shmcb_module, or a2enmod socache_shmcb\)/,
+       'configtest: ... naming the provider and how to load it');
+    ($rc, $out) = $configtest->('memcache', dbd => 1, shmcb => 1, cache => 'memcache:127.0.0.1:11211');
+    ok($rc != 0 && $out =~ /socache provider "memcache" for RankingLoginCache is not loaded/,
+       "configtest: RankingLoginCache memcache without mod_socache_memcache fails (exit $rc)");
+    ($rc, $out) = $configtest->('cache-none', dbd => 1, shmcb => 0, cache => 'none');
+    ok($rc == 0 && $out =~ /Syntax OK/, "configtest: RankingLoginCache none needs no socache provider (exit $rc)");
+    print "# $_\n" for $rc ? split /\n/, $out : ();
 }
 
 my @errors = grep { /AddressSanitizer|runtime error:|segfault|Segmentation/ } map { split /\n/, $_->error_log } @servers;

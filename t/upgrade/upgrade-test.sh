@@ -16,7 +16,10 @@
 #     newer than the command knows change nothing (exit 3);
 #   - two upgrades at once: one upgrades, the other finds it done;
 #   - the other commands work on version 1 and 2 databases (with a note on v1);
-#   - the steps are compiled into the command (no file of the source tree read).
+#   - the steps are compiled into the command (no file of the source tree read);
+#   - `ranking-admin init`: a new database with exactly the schema of sql/schema.sql
+#     (schema-pg.sql), no user, no data; an existing one refused (exit 2) and left
+#     as it was; as root, the SQLite file given to its directory's owner.
 # Prints TAP, then a last line "N passed, M failed"; exits non-zero on any failure.
 set -euo pipefail
 
@@ -342,6 +345,55 @@ RC=$?
 set -e
 expect 0 "a copy of the command, run from /, with an empty environment, upgrades"
 
+# ================================================================== init (SQLite)
+mkdir "$T/init"
+INIT=$T/init/ranking.db
+umask 022
+admin --params "$INIT" init
+expect 0 "sqlite: init creates a new database"
+like "$T/out" "^created database '.*/init/ranking.db' at schema version 2, with no user yet" \
+    "sqlite init: ... and says so"
+shape "$INIT" >"$T/shape-init"
+same "$T/shape-init" "$T/shape-fresh" "sqlite init: its schema is sql/schema.sql's (columns, keys, indexes, triggers)"
+is "$(lite "$INIT" 'SELECT version FROM schema_version')" 2 "sqlite init: schema version 2"
+is "$(lite "$INIT" 'PRAGMA journal_mode')" wal "sqlite init: WAL mode"
+is "$(lite "$INIT" 'SELECT (SELECT COUNT(*) FROM account) + (SELECT COUNT(*) FROM token) + (SELECT COUNT(*) FROM competition) + (SELECT COUNT(*) FROM lane)')" 0 \
+    "sqlite init: no user and no data (the demo data is not loaded)"
+is "$(lite "$INIT" 'SELECT COUNT(*) FROM revision')" 1 "sqlite init: the revision row is there"
+is "$(stat -c %a "$INIT")" 640 "sqlite init: mode 0640"
+is "$(ls "$T/init")" ranking.db "sqlite init: no -wal, -shm or -journal file left"
+cp "$INIT" "$T/init-copy.db"
+admin --params "$INIT" init
+expect 2 "sqlite init: an existing database is refused"
+like "$T/err" "database '.*/init/ranking.db' exists already: init creates a new one only" \
+    "sqlite init: ... saying so"
+ok "sqlite init: ... and left as it was" cmp -s "$INIT" "$T/init-copy.db"
+: >"$T/init/empty.db"
+admin --params "$T/init/empty.db" init
+expect 2 "sqlite init: an existing empty file is refused too"
+is "$(stat -c %s "$T/init/empty.db")" 0 "sqlite init: ... and left empty"
+admin --params "file:$T/init/uri.db?mode=rw" init
+expect 0 "sqlite init: a file: URI as DBDParams says it (its query left out)"
+is "$(lite "$T/init/uri.db" 'SELECT version FROM schema_version')" 2 "sqlite init: ... gives the database"
+admin --params "$T/init/no-such-dir/ranking.db" init
+expect 3 "sqlite init: a missing directory is a database error"
+ok "sqlite init: ... nothing created" test ! -e "$T/init/no-such-dir"
+admin --params ":memory:" init
+expect 1 "sqlite init: :memory: is a usage error"
+admin --params "$INIT" init extra
+expect 1 "sqlite init: takes no operand"
+if [ "$(id -u)" = 0 ]; then
+    install -d -o nobody -g nogroup -m 0750 "$T/init-www"
+    admin --params "$T/init-www/ranking.db" init
+    expect 0 "sqlite init as root in a directory of another user"
+    is "$(stat -c %U:%G "$T/init-www/ranking.db")" nobody:nogroup \
+        "sqlite init as root: the file goes to the directory's owner, who can write it"
+    set +e
+    runuser -u nobody -- "$ADMIN" --params "$T/init-www/ranking.db" list >"$T/out" 2>"$T/err"; RC=$?
+    set -e
+    expect 0 "sqlite init as root: ... the directory's owner can use it"
+fi
+
 # ================================================================== PostgreSQL
 PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
 if [ "$PG" = yes ] && [ -n "$PGBIN" ] && [ -x "$PGBIN/initdb" ] && [ "$(id -u)" = 0 ] \
@@ -480,8 +532,28 @@ if [ "$PG" = yes ] && [ -n "$PGBIN" ] && [ -x "$PGBIN/initdb" ] && [ "$(id -u)" 
     is "$(cat "$T/pgtwo1.rc") $(cat "$T/pgtwo2.rc")" "0 0" "pgsql: two upgrades at once both succeed"
     is "$(cat "$T/pgtwo1.out" "$T/pgtwo2.out" | sed -E 's/.*(upgraded|already).*/\1/' | sort | tr '\n' ' ')" \
         "already upgraded " "pgsql: ... one upgraded, the other found it done"
+
+    # init: the schema into an empty database; refused where it is already
+    asadmin_psql -c "CREATE DATABASE ranking_init OWNER ranking"
+    admin --driver pgsql --params "$(conninfo ranking_init)" init
+    expect 0 "pgsql: init creates the schema in an empty database"
+    like "$T/out" "^created database 'ranking_init' at schema version 2, with no user yet" \
+        "pgsql init: ... and says so"
+    pgshape ranking_init >"$T/pg-shape-init"
+    same "$T/pg-shape-init" "$T/pg-shape-fresh" \
+        "pgsql init: its schema is sql/schema-pg.sql's (columns, indexes, constraints, triggers)"
+    is "$(pq ranking_init -c 'SELECT (SELECT COUNT(*) FROM account) + (SELECT COUNT(*) FROM competition)')" 0 \
+        "pgsql init: no user and no data"
+    pgdump ranking_init >"$T/pg-init-before"
+    admin --driver pgsql --params "$(conninfo ranking_init)" init
+    expect 2 "pgsql init: a database with the schema is refused"
+    like "$T/err" "database 'ranking_init' has a mod_ranking schema already" "pgsql init: ... saying so"
+    pgdump ranking_init >"$T/pg-init-after"
+    same "$T/pg-init-before" "$T/pg-init-after" "pgsql init: ... and nothing changed (pg_dump)"
+    admin --driver pgsql --params "$(conninfo ranking_v1)" init
+    expect 2 "pgsql init: a version 1 database is refused too"
 else
-    for _ in $(seq 39); do skip "no PostgreSQL server to start (or --no-pg)"; done
+    for _ in $(seq 47); do skip "no PostgreSQL server to start (or --no-pg)"; done
 fi
 
 echo "1..$n"
