@@ -360,7 +360,7 @@ static int read_col(checker *k, const char *path, const admin_col *c, json_t *v,
     default:
         break;
     }
-    *out = s;
+    *out = apr_pstrdup(k->p, s);    /* the rows outlive the JSON tree */
     return 0;
 }
 
