@@ -236,7 +236,10 @@ void admin_csv_field(FILE *f, const char *s)
         return;
     }
     n = strlen(s);
-    if (strpbrk(s, ",\"\r\n") == NULL && !(n > 0 && (s[0] == ' ' || s[n - 1] == ' '))) {
+    /* quoted too: a field that starts with U+FEFF, which at the start of a file
+     * would read as a byte order mark */
+    if (strpbrk(s, ",\"\r\n") == NULL && !(n > 0 && (s[0] == ' ' || s[n - 1] == ' '))
+        && strncmp(s, "\xEF\xBB\xBF", 3) != 0) {
         fputs(s, f);
         return;
     }

@@ -12,8 +12,10 @@
  *     never closed, a NUL byte and bytes that are not UTF-8 are errors, reported
  *     with the number of the line (1 = the first line of the input) where the
  *     problem is.
- * Writing (admin_csv_field): a field is quoted when it holds ',', '"', CR or LF, or
- * starts or ends with a space; quotes are doubled. */
+ * Writing (admin_csv_field): a field is quoted when it holds ',', '"', CR or LF,
+ * starts or ends with a space, or starts with U+FEFF (it would read as a byte order
+ * mark at the start of a file); quotes are doubled.  Blank lines are records of one
+ * empty field. */
 #ifndef ADMIN_CSV_H
 #define ADMIN_CSV_H
 

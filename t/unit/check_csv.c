@@ -164,6 +164,8 @@ START_TEST(writer_quotes_what_needs_it)
     ck_assert_str_eq(written, "\"two\nlines\"");
     write_field(" padded");
     ck_assert_str_eq(written, "\" padded\"");
+    write_field("\xEF\xBB\xBFx");     /* not a byte order mark when read back */
+    ck_assert_str_eq(written, "\"\xEF\xBB\xBFx\"");
 }
 END_TEST
 
