@@ -840,6 +840,7 @@ static int spots_record(void *ctx, size_t line, size_t nfields, char *const *fie
                 || strlen(b) > 19 || (strlen(b) == 19 && strcmp(b, "9223372036854775807") > 0)) {
                 fail(k, where_, "bib '%s' is not a whole number from 1 to 9223372036854775807",
                      v[SC_BIB]);
+                b = NULL;       /* the other rows are still checked */
             }
             row[AD_SPOT_BIB] = b;
         }
@@ -872,8 +873,8 @@ apr_array_header_t *admin_spots_csv(apr_pool_t *p, const char *buf, size_t len,
     if (!r.header_done && !k.nerrors) {
         fail(&k, "line 1", "no header row (name, division, affiliate, bib)");
     }
-    if (k.nerrors) {
-        return NULL;
+    if (rc != 0 || !r.header_done) {
+        return NULL;    /* unreadable CSV, or a bad header: no row to check */
     }
     for (i = 0; i < base->rows[AD_SPOT]->nelts; i++) {
         const char **s = ROW(base, AD_SPOT, i);

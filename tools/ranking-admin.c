@@ -1178,9 +1178,13 @@ static int data_select(db_t *db, const char *sql, int nargs, const char **args, 
         const char **v = apr_pcalloc(db->pool, (size_t)ncols * sizeof(*v));
 
         for (i = 0; i < ncols; i++) {
-            const char *e = apr_dbd_get_entry(db->driver, row, i);
+            char *e = NULL;
 
-            v[i] = e ? apr_pstrdup(db->pool, e) : NULL;
+            /* as the module reads a column: pgsql's get_entry gives "" for NULL */
+            if (apr_dbd_datum_get(db->driver, row, i, APR_DBD_TYPE_STRING, &e) == APR_SUCCESS
+                && e) {
+                v[i] = apr_pstrdup(db->pool, e);
+            }
         }
         APR_ARRAY_PUSH(out, const char **) = v;
     }
