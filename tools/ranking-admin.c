@@ -37,6 +37,7 @@
 #include <apr_file_info.h>
 #include <apr_time.h>
 #include <apr_dbd.h>
+#include <apr_hash.h>
 
 #include "admin_sql.h"
 #include "upgrade_sql.h"
@@ -117,13 +118,23 @@ static const char help_text[] =
     "                                   DATE (YYYY-MM-DD, midnight UTC, or\n"
     "                                   YYYY-MM-DDTHH:MM:SSZ), of every competition\n"
     "                                   or of competition ID only\n"
+    "  export COMPETITION_ID            the competition, its WODs, spots, zones, heats\n"
+    "                                   and lanes as one JSON document on stdout\n"
+    "  import FILE|- [--replace]        check such a document, then write all of it\n"
+    "                                   in one transaction (rows with its ids updated,\n"
+    "                                   others added; --replace deletes the\n"
+    "                                   competition's rows that it does not have)\n"
+    "  import-spots COMPETITION_ID FILE.csv|-\n"
+    "                                   add or update teams from CSV (columns name,\n"
+    "                                   division, affiliate, bib)\n"
+    "  export-results COMPETITION_ID    the overall leaderboard as CSV on stdout\n"
     "\n"
     "Passwords are read from standard input, never from the command line: on a\n"
     "terminal twice without echo, otherwise one line (its newline removed).\n"
     "User names: 1 to 64 printable ASCII characters, no space and no ':'.\n"
     "\n"
-    "Exit status: 0 done, 1 usage error, 2 user not found or already exists (or\n"
-    "the database, for init),\n"
+    "Exit status: 0 done, 1 usage error or refused document or CSV, 2 user or\n"
+    "competition not found, user already exists, or (init) the database exists,\n"
     "3 database error (or a schema newer than this command knows, or one too old\n"
     "for history prune).\n";
 
@@ -616,6 +627,8 @@ typedef struct {
     const command *cmd;
     const char *arg[2];         /* the command's operands (after its words) */
     int nargs;
+    char arg_id[21];            /* CMD_COMPETITION: the first operand, an id */
+    int replace;                /* import --replace */
 } opts_t;
 
 static int cmd_add(db_t *db, const opts_t *o)
@@ -1290,6 +1303,575 @@ static int cmd_init(db_t *db, const opts_t *o)
     return rc;
 }
 
+
+/* ------------------------------------------------------------------ competitions in and out */
+
+/* export, import, import-spots, export-results: the checks are admin_doc.c's (pure),
+ * the statements are built there from the tables' columns, or are the module's own
+ * (the leaderboard's inputs, rk_sql.c), so that export-results ranks as the API does.
+ * Statements are prepared here, once each, under labels "ranking_admin_data_N". */
+
+#include "admin_csv.h"
+#include "admin_doc.h"
+#include "rk_leaderboard.h"
+
+/* Prepare SQL (once per text) into *STMT.  0 or an exit status. */
+static int data_prepare(db_t *db, const char *sql, apr_dbd_prepared_t **stmt)
+{
+    static apr_hash_t *prepared;
+    int r;
+
+    if (!prepared) {
+        prepared = apr_hash_make(db->pool);
+    }
+    *stmt = apr_hash_get(prepared, sql, APR_HASH_KEY_STRING);
+    if (*stmt) {
+        return 0;
+    }
+    r = apr_dbd_prepare(db->driver, db->pool, db->handle, sql,
+                        apr_psprintf(db->pool, "ranking_admin_data_%u", apr_hash_count(prepared)),
+                        stmt);
+    if (r != 0) {
+        *stmt = NULL;
+        return db_fail(db, r, apr_psprintf(db->pool, "preparing '%s'", sql));
+    }
+    apr_hash_set(prepared, sql, APR_HASH_KEY_STRING, *stmt);
+    return 0;
+}
+
+/* Run the SELECT SQL with NARGS ARGS; each row's NCOLS values (copied, NULL kept)
+ * pushed onto OUT as a const char ** row.  0 or an exit status. */
+static int data_select(db_t *db, const char *sql, int nargs, const char **args, int ncols,
+                       apr_array_header_t *out)
+{
+    apr_dbd_prepared_t *st;
+    apr_dbd_results_t *res = NULL;
+    apr_dbd_row_t *row = NULL;
+    int rc, r, i;
+
+    if ((rc = data_prepare(db, sql, &st)) != 0) {
+        return rc;
+    }
+    r = apr_dbd_pselect(db->driver, db->pool, db->handle, &res, st, 1, nargs, args);
+    if (r != 0) {
+        return db_fail(db, r, apr_psprintf(db->pool, "'%s'", sql));
+    }
+    while (apr_dbd_get_row(db->driver, db->pool, res, &row, -1) == 0) {
+        const char **v = apr_pcalloc(db->pool, (size_t)ncols * sizeof(*v));
+
+        for (i = 0; i < ncols; i++) {
+            char *e = NULL;
+
+            /* as the module reads a column: pgsql's get_entry gives "" for NULL */
+            if (apr_dbd_datum_get(db->driver, row, i, APR_DBD_TYPE_STRING, &e) == APR_SUCCESS
+                && e) {
+                v[i] = apr_pstrdup(db->pool, e);
+            }
+        }
+        APR_ARRAY_PUSH(out, const char **) = v;
+    }
+    return 0;
+}
+
+/* Run the statement SQL with NARGS ARGS (NULL: SQL NULL).  0 or an exit status. */
+static int data_run(db_t *db, const char *sql, int nargs, const char **args)
+{
+    apr_dbd_prepared_t *st;
+    int rc, r, n = 0;
+
+    if ((rc = data_prepare(db, sql, &st)) != 0) {
+        return rc;
+    }
+    r = apr_dbd_pquery(db->driver, db->pool, db->handle, &n, st, nargs, args);
+    return r == 0 ? 0 : db_fail(db, r, apr_psprintf(db->pool, "'%s'", sql));
+}
+
+/* The columns of a competition (ranking, a lane's tiebreak) as export and import
+ * know them came with schema version 2: refuse an older database.  0 or an exit
+ * status. */
+static int need_version_2(db_t *db, const char *command)
+{
+    int v = 0, rc = read_version(db, &v);
+
+    if (rc == 0 && v < 2) {
+        err("%s is at schema version %d, too old for '%s': run '" PROG " upgrade'",
+            db->what, v, command);
+        rc = EXIT_DB;
+    }
+    return rc;
+}
+
+/* Every row of competition CID into a document.  0, EXIT_USER when there is no such
+ * competition, or an exit status. */
+static int read_competition(db_t *db, const char *cid, admin_doc **out)
+{
+    admin_doc *d = admin_doc_make(db->pool);
+    const char *args[1] = { cid };
+    int t, rc;
+
+    for (t = 0; t < AD_NTABLES; t++) {
+        rc = data_select(db, admin_sql_select(db->pool, (admin_table)t), 1, args,
+                         admin_tables[t].ncols, d->rows[t]);
+        if (rc != 0) {
+            return rc;
+        }
+    }
+    *out = d;
+    return d->rows[AD_COMPETITION]->nelts ? 0 : EXIT_USER;
+}
+
+static int no_competition(const char *cid)
+{
+    err("no competition %s", cid);
+    return EXIT_USER;
+}
+
+/* Read the file PATH ("-": standard input) into *BUF, *LEN.  0 or an exit status. */
+static int read_input(apr_pool_t *p, const char *path, char **buf, size_t *len)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    size_t cap = 65536, n = 0, got;
+    char *b;
+
+    if (!f) {
+        err("cannot open '%s': %s", path, strerror(errno));
+        return EXIT_USAGE;
+    }
+    b = malloc(cap + 1);
+    while (b && (got = fread(b + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            char *nb = realloc(b, cap * 2 + 1);
+
+            if (!nb) {
+                free(b);
+                b = NULL;
+                break;
+            }
+            b = nb;
+            cap *= 2;
+        }
+    }
+    if (!b || ferror(f)) {
+        err("cannot read '%s': %s", path, b ? strerror(errno) : "out of memory");
+        free(b);
+        if (f != stdin) {
+            fclose(f);
+        }
+        return EXIT_DB;
+    }
+    if (f != stdin) {
+        fclose(f);
+    }
+    b[n] = '\0';
+    *buf = apr_pmemdup(p, b, n + 1);
+    *len = n;
+    free(b);
+    return 0;
+}
+
+static int print_errors(const char *what, apr_array_header_t *errors)
+{
+    int i;
+
+    for (i = 0; i < errors->nelts; i++) {
+        err("%s", APR_ARRAY_IDX(errors, i, const char *));
+    }
+    err("%s refused (%d %s), nothing was changed", what, errors->nelts,
+        plural(errors->nelts, "error", "errors"));
+    return EXIT_USAGE;
+}
+
+/* Start the transaction of an import: SQLite takes the write lock at BEGIN
+ * (IMMEDIATE); PostgreSQL locks the table revision, which every write of the module
+ * updates, so that nothing changes between the checks and the writes. */
+static int data_begin(db_t *db)
+{
+    int rc, n = 0;
+
+    if ((rc = txn_begin(db)) != 0 || db->sqlite) {
+        return rc;
+    }
+    rc = apr_dbd_query(db->driver, db->handle, &n, "LOCK TABLE revision IN EXCLUSIVE MODE");
+    return rc == 0 ? 0 : db_fail(db, rc, "locking the table revision");
+}
+
+static int cmd_export(db_t *db, const opts_t *o)
+{
+    admin_doc *d = NULL;
+    json_t *json;
+    int rc = need_version_2(db, "export");
+
+    if (rc == 0) {
+        rc = read_competition(db, o->arg_id, &d);
+    }
+    if (rc == EXIT_USER) {
+        return no_competition(o->arg_id);
+    }
+    if (rc != 0) {
+        return rc;
+    }
+    json = admin_doc_to_json(d);
+    if (!json) {
+        err("%s: competition %s holds a value that is not what its column should be",
+            db->what, o->arg_id);
+        return EXIT_DB;
+    }
+    rc = json_dumpf(json, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(json);
+    if (rc != 0 || fputc('\n', stdout) == EOF) {
+        err("cannot write the output: %s", strerror(errno));
+        return EXIT_DB;
+    }
+    return 0;
+}
+
+typedef struct {
+    db_t *db;
+    int rc;
+} owner_ctx;
+
+static const char *owner_of(void *ctx, admin_table t, const char *id)
+{
+    owner_ctx *oc = ctx;
+    apr_array_header_t *rows = apr_array_make(oc->db->pool, 1, sizeof(const char **));
+    const char *args[1] = { id };
+
+    if (oc->rc == 0) {
+        oc->rc = data_select(oc->db, admin_sql_owner(oc->db->pool, t), 1, args, 1, rows);
+    }
+    return oc->rc == 0 && rows->nelts ? APR_ARRAY_IDX(rows, 0, const char **)[0] : NULL;
+}
+
+/* The arguments of the update of ROW of table T: the columns after the id, then it. */
+static const char **update_args(apr_pool_t *p, admin_table t, const char **row)
+{
+    int n = admin_tables[t].ncols;
+    const char **a = apr_pcalloc(p, (size_t)n * sizeof(*a));
+
+    memcpy(a, row + 1, (size_t)(n - 1) * sizeof(*a));
+    a[n - 1] = row[0];
+    return a;
+}
+
+static int import_write(db_t *db, admin_import *im)
+{
+    static const admin_table order[] = { AD_COMPETITION, AD_WOD, AD_ZONE, AD_SPOT, AD_HEAT };
+    static const admin_table removal[] = { AD_LANE, AD_HEAT, AD_SPOT, AD_ZONE, AD_WOD };
+    const admin_doc *d = im->doc;
+    int rc = 0, i;
+    size_t k;
+
+    for (k = 0; rc == 0 && k < sizeof(removal) / sizeof(removal[0]); k++) {
+        admin_table t = removal[k];
+
+        for (i = 0; rc == 0 && i < im->remove[t]->nelts; i++) {
+            rc = data_run(db, admin_sql_delete(db->pool, t), 1,
+                          &APR_ARRAY_IDX(im->remove[t], i, const char *));
+        }
+        /* the document's lanes that exist go and come back: numbers and spots can
+         * then move between lanes of a heat */
+        for (i = 0; rc == 0 && t == AD_LANE && i < d->rows[t]->nelts; i++) {
+            if (im->exists[t][i]) {
+                rc = data_run(db, admin_sql_delete(db->pool, t), 1,
+                              APR_ARRAY_IDX(d->rows[t], i, const char **));
+            }
+        }
+    }
+    /* bibs of the document's spots that exist: cleared first, so that spots can
+     * swap bibs */
+    for (i = 0; rc == 0 && i < d->rows[AD_SPOT]->nelts; i++) {
+        if (im->exists[AD_SPOT][i]) {
+            rc = data_run(db, "UPDATE spot SET bib = NULL WHERE id = %lld", 1,
+                          APR_ARRAY_IDX(d->rows[AD_SPOT], i, const char **));
+        }
+    }
+    for (k = 0; rc == 0 && k < sizeof(order) / sizeof(order[0]); k++) {
+        admin_table t = order[k];
+
+        for (i = 0; rc == 0 && i < d->rows[t]->nelts; i++) {
+            const char **row = APR_ARRAY_IDX(d->rows[t], i, const char **);
+
+            rc = im->exists[t][i]
+               ? data_run(db, admin_sql_update(db->pool, t), admin_tables[t].ncols,
+                          update_args(db->pool, t, row))
+               : data_run(db, admin_sql_insert(db->pool, t), admin_tables[t].ncols, row);
+        }
+    }
+    for (i = 0; rc == 0 && i < d->rows[AD_LANE]->nelts; i++) {
+        rc = data_run(db, admin_sql_insert(db->pool, AD_LANE), admin_tables[AD_LANE].ncols,
+                      APR_ARRAY_IDX(d->rows[AD_LANE], i, const char **));
+    }
+    return rc;
+}
+
+static int cmd_import(db_t *db, const opts_t *o)
+{
+    apr_array_header_t *errors = apr_array_make(db->pool, 8, sizeof(const char *));
+    admin_doc *base = NULL;
+    admin_import *im;
+    owner_ctx oc = { db, 0 };
+    json_error_t jerr;
+    json_t *json;
+    const char *cid;
+    char *buf;
+    size_t len;
+    int rc, t, counts[AD_NTABLES];
+
+    if ((rc = read_input(db->pool, o->arg[0], &buf, &len)) != 0) {
+        return rc;
+    }
+    json = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!json) {
+        err("%s: line %d, column %d: %s", o->arg[0], jerr.line, jerr.column, jerr.text);
+        err("document refused, nothing was changed");
+        return EXIT_USAGE;
+    }
+    cid = admin_doc_competition_id(json);
+    cid = cid ? apr_pstrdup(db->pool, cid) : NULL;
+    rc = need_version_2(db, "import");
+    if (rc == 0) {
+        rc = data_begin(db);
+    }
+    if (rc == 0 && cid) {
+        rc = read_competition(db, cid, &base);
+        rc = rc == EXIT_USER ? 0 : rc;
+    }
+    if (rc == 0 && !base) {
+        base = admin_doc_make(db->pool);
+    }
+    im = rc == 0 ? admin_doc_check(db->pool, json, base, owner_of, &oc, o->replace, errors)
+                 : NULL;
+    if (rc == 0 && oc.rc != 0) {
+        rc = oc.rc;
+    }
+    else if (rc == 0 && !im) {
+        rc = print_errors("document", errors);
+    }
+    if (rc == 0) {
+        rc = import_write(db, im);
+    }
+    rc = txn_end(db, rc);
+    json_decref(json);
+    if (rc != 0) {
+        return rc;
+    }
+    for (t = 0; t < AD_NTABLES; t++) {
+        counts[t] = im->doc->rows[t]->nelts;
+    }
+    printf("imported competition %s: %d %s, %d %s, %d %s, %d %s, %d %s", cid,
+           counts[AD_WOD], plural(counts[AD_WOD], "wod", "wods"),
+           counts[AD_SPOT], plural(counts[AD_SPOT], "spot", "spots"),
+           counts[AD_ZONE], plural(counts[AD_ZONE], "zone", "zones"),
+           counts[AD_HEAT], plural(counts[AD_HEAT], "heat", "heats"),
+           counts[AD_LANE], plural(counts[AD_LANE], "lane", "lanes"));
+    if (o->replace) {
+        int removed = 0;
+
+        for (t = 0; t < AD_NTABLES; t++) {
+            removed += im->remove[t]->nelts;
+        }
+        printf("; removed %d other %s", removed, plural(removed, "row", "rows"));
+    }
+    printf("\n");
+    return 0;
+}
+
+static int cmd_import_spots(db_t *db, const opts_t *o)
+{
+    apr_array_header_t *errors = apr_array_make(db->pool, 8, sizeof(const char *));
+    apr_array_header_t *rows = NULL;
+    admin_doc *base = NULL;
+    char *buf;
+    size_t len;
+    int rc, i, added = 0, updated = 0;
+
+    if ((rc = read_input(db->pool, o->arg[1], &buf, &len)) != 0) {
+        return rc;
+    }
+    rc = need_version_2(db, "import-spots");
+    if (rc == 0) {
+        rc = data_begin(db);
+    }
+    if (rc == 0) {
+        rc = read_competition(db, o->arg_id, &base);
+        if (rc == EXIT_USER) {
+            rc = no_competition(o->arg_id);
+        }
+    }
+    if (rc == 0) {
+        rows = admin_spots_csv(db->pool, buf, len, o->arg_id, base, errors);
+        if (!rows) {
+            rc = print_errors(o->arg[1], errors);
+        }
+    }
+    for (i = 0; rc == 0 && i < rows->nelts; i++) {
+        admin_spot_in *in = &APR_ARRAY_IDX(rows, i, admin_spot_in);
+
+        if (in->bib_changes) {
+            rc = data_run(db, "UPDATE spot SET bib = NULL WHERE id = %lld", 1, in->row);
+        }
+    }
+    for (i = 0; rc == 0 && i < rows->nelts; i++) {
+        admin_spot_in *in = &APR_ARRAY_IDX(rows, i, admin_spot_in);
+
+        if (in->exists) {
+            rc = data_run(db, "UPDATE spot SET name = %s, division = %s, affiliate = %s,"
+                          " bib = %lld WHERE id = %lld", 5,
+                          (const char *[]){ in->row[2], in->row[3], in->row[4], in->row[5],
+                                            in->row[0] });
+            updated++;
+        }
+        else {
+            /* a new id: one more than the greatest, under the import's lock */
+            rc = data_run(db, "INSERT INTO spot (id, competition_id, name, division,"
+                          " affiliate, bib) SELECT COALESCE(MAX(id), 0) + 1, %lld, %s, %s,"
+                          " %s, %lld FROM spot", 5, in->row + 1);
+            added++;
+        }
+    }
+    rc = txn_end(db, rc);
+    if (rc == 0) {
+        printf("competition %s: %d %s added, %d updated\n", o->arg_id, added,
+               plural(added, "spot", "spots"), updated);
+    }
+    return rc;
+}
+
+/* export-results: the overall leaderboard, computed by rk_leaderboard from the rows
+ * the module reads for it (its own statements), as CSV: division, rank, points, bib,
+ * team, then one column per WOD (its name) with the team's points in that WOD. */
+static int cmd_export_results(db_t *db, const opts_t *o)
+{
+    const char *args[1] = { o->arg_id };
+    apr_array_header_t *comp = apr_array_make(db->pool, 1, sizeof(const char **));
+    apr_array_header_t *wods = apr_array_make(db->pool, 8, sizeof(const char **));
+    apr_array_header_t *names = apr_array_make(db->pool, 8, sizeof(const char **));
+    apr_array_header_t *spots = apr_array_make(db->pool, 64, sizeof(const char **));
+    apr_array_header_t *lanes = apr_array_make(db->pool, 256, sizeof(const char **));
+    rk_lb_input in;
+    rk_lb_wod *w;
+    rk_lb_spot *s;
+    rk_lb_lane *l;
+    rk_lb *lb;
+    char *body;
+    size_t n;
+    json_t *json, *divs, *div, *e, *res;
+    size_t i, j, k;
+    int rc;
+
+    rc = need_version_2(db, "export-results");
+    if (rc == 0 && (rc = txn_begin(db)) == 0) {
+        if ((rc = data_select(db, rk_queries[RK_Q_LB_COMPETITION].sql, 1, args, 2, comp)) == 0
+            && (rc = data_select(db, rk_queries[RK_Q_LB_WODS].sql, 1, args, 3, wods)) == 0
+            && (rc = data_select(db, admin_sql_select(db->pool, AD_WOD), 1, args,
+                                 admin_tables[AD_WOD].ncols, names)) == 0
+            && (rc = data_select(db, rk_queries[RK_Q_LB_SPOTS].sql, 1, args, 4, spots)) == 0
+            && (rc = data_select(db, rk_queries[RK_Q_LB_LANES].sql, 1, args, 7, lanes)) == 0) {
+            rc = data_select(db, rk_queries[RK_Q_LB_LANES_UNTIMED].sql, 1, args, 7, lanes);
+        }
+        rc = txn_end(db, rc);
+    }
+    if (rc != 0) {
+        return rc;
+    }
+    if (comp->nelts == 0) {
+        return no_competition(o->arg_id);
+    }
+    memset(&in, 0, sizeof(in));
+    in.competition_id = APR_ARRAY_IDX(comp, 0, const char **)[0];
+    in.ranking = APR_ARRAY_IDX(comp, 0, const char **)[1];
+    in.nwods = (size_t)wods->nelts;
+    in.wods = w = apr_pcalloc(db->pool, (in.nwods + 1) * sizeof(*w));
+    for (i = 0; i < in.nwods; i++) {
+        const char **v = APR_ARRAY_IDX(wods, i, const char **);
+
+        w[i].id = v[0];
+        w[i].scoring = v[1];
+        w[i].time_cap = v[2];
+    }
+    in.nspots = (size_t)spots->nelts;
+    in.spots = s = apr_pcalloc(db->pool, (in.nspots + 1) * sizeof(*s));
+    for (i = 0; i < in.nspots; i++) {
+        const char **v = APR_ARRAY_IDX(spots, i, const char **);
+
+        s[i].id = v[0];
+        s[i].name = v[1];
+        s[i].division = v[2];
+        s[i].bib = v[3];
+    }
+    in.nlanes = (size_t)lanes->nelts;
+    in.lanes = l = apr_pcalloc(db->pool, (in.nlanes + 1) * sizeof(*l));
+    for (i = 0; i < in.nlanes; i++) {
+        const char **v = APR_ARRAY_IDX(lanes, i, const char **);
+
+        l[i].wod_id = v[0];
+        l[i].spot_id = v[1];
+        l[i].heat_id = v[2];
+        l[i].lane_id = v[3];
+        l[i].score = v[4];
+        l[i].tiebreak = v[5];
+    }
+    lb = rk_lb_compute(&in);
+    if (!lb) {
+        err("out of memory");
+        return EXIT_DB;
+    }
+    n = rk_lb_json(NULL, lb, NULL, NULL);
+    body = apr_palloc(db->pool, n + 1);
+    rk_lb_json(body, lb, NULL, NULL);
+    rk_lb_free(lb);
+    json = json_loadb(body, n, 0, NULL);
+    /* {"status":"success","leaderboard":{...,"divisions":[...]}} */
+    divs = json_object_get(json_object_get(json, "leaderboard"), "divisions");
+    if (!json_is_array(divs)) {
+        json_decref(json);
+        err("cannot read the leaderboard");
+        return EXIT_DB;
+    }
+    fputs("division,rank,points,bib,team", stdout);
+    for (i = 0; i < in.nwods; i++) {
+        const char *name = "";
+        int m;
+
+        for (m = 0; m < names->nelts; m++) {
+            const char **v = APR_ARRAY_IDX(names, m, const char **);
+
+            if (strcmp(v[0], w[i].id) == 0) {
+                name = v[2];
+            }
+        }
+        fputc(',', stdout);
+        admin_csv_field(stdout, *name ? name : apr_psprintf(db->pool, "wod %s", w[i].id));
+    }
+    fputs("\r\n", stdout);
+    json_array_foreach(divs, i, div) {
+        json_t *entries = json_object_get(div, "entries");
+
+        json_array_foreach(entries, j, e) {
+            json_t *bib = json_object_get(e, "bib");
+
+            admin_csv_field(stdout, json_string_value(json_object_get(div, "division")));
+            printf(",%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT ",",
+                   json_integer_value(json_object_get(e, "rank")),
+                   json_integer_value(json_object_get(e, "points")));
+            if (json_is_integer(bib)) {
+                printf("%" JSON_INTEGER_FORMAT, json_integer_value(bib));
+            }
+            fputc(',', stdout);
+            admin_csv_field(stdout, json_string_value(json_object_get(e, "spot_name")));
+            res = json_object_get(e, "results");
+            for (k = 0; k < json_array_size(res); k++) {
+                printf(",%" JSON_INTEGER_FORMAT,
+                       json_integer_value(json_object_get(json_array_get(res, k), "points")));
+            }
+            fputs("\r\n", stdout);
+        }
+    }
+    json_decref(json);
+    return 0;
+}
+
 /* ------------------------------------------------------------------ the command table */
 
 /* What a command's operands are and what it does first. */
@@ -1298,14 +1880,16 @@ enum {
     CMD_ROLE = 1 << 1,          /* its second operand is a role */
     CMD_PASSWORD = 1 << 2,      /* it reads a password */
     CMD_NOTE_SCHEMA = 1 << 3,   /* first say on stderr when the schema is not current */
-    CMD_CREATE = 1 << 4         /* it creates the database: nothing is opened before */
+    CMD_CREATE = 1 << 4,        /* it creates the database: nothing is opened before */
+    CMD_COMPETITION = 1 << 5    /* its first operand is a competition id */
 };
 
 /* The options that belong to some commands only (the others go with every one). */
 enum {
     OPT_ROLE = 1 << 0,          /* --role */
     OPT_BEFORE = 1 << 1,        /* --before */
-    OPT_COMPETITION = 1 << 2    /* --competition */
+    OPT_COMPETITION = 1 << 2,   /* --competition */
+    OPT_REPLACE = 1 << 3        /* --replace */
 };
 
 /* A command is one word, or two ("history prune"): then NAME is the first and
@@ -1339,6 +1923,12 @@ static const command commands[] = {
     /* no schema note: on a database too old for it, the command fails saying so */
     { "history", "prune", "--before DATE [--competition ID]", 0, 0,
       OPT_BEFORE | OPT_COMPETITION, OPT_BEFORE, cmd_history_prune },
+    /* competitions in and out */
+    { "export", NULL, "COMPETITION_ID", 1, CMD_COMPETITION, 0, 0, cmd_export },
+    { "import", NULL, "FILE|- [--replace]", 1, 0, OPT_REPLACE, 0, cmd_import },
+    { "import-spots", NULL, "COMPETITION_ID FILE.csv|-", 2, CMD_COMPETITION, 0, 0,
+      cmd_import_spots },
+    { "export-results", NULL, "COMPETITION_ID", 1, CMD_COMPETITION, 0, 0, cmd_export_results },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -1507,6 +2097,10 @@ static int parse(int argc, const char *const *argv, opts_t *o)
             version = 1;
             continue;
         }
+        if (strcmp(a, "--replace") == 0) {
+            o->replace = 1;
+            continue;
+        }
         len = strcspn(a, "=");
         if (len == 8 && strncmp(a, "--driver", len) == 0) {
             slot = &o->driver;
@@ -1589,6 +2183,13 @@ static int parse(int argc, const char *const *argv, opts_t *o)
             || (o->competition && !(c->options & OPT_COMPETITION))) {
             return usage_error("%s goes with 'history prune' only",
                                o->before ? "--before" : "--competition");
+        }
+        if (o->replace && !(c->options & OPT_REPLACE)) {
+            return usage_error("--replace goes with 'import' only");
+        }
+        if ((c->flags & CMD_COMPETITION) && !parse_id(o->arg[0], o->arg_id)) {
+            return usage_error("invalid competition id '%s': a whole number from 1 to "
+                               "9223372036854775807", o->arg[0]);
         }
         if ((c->required & OPT_BEFORE) && !o->before) {
             return usage_error("missing --before DATE; usage: %s", usage);

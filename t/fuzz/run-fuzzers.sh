@@ -25,7 +25,7 @@ SRC=$ROOT/mod_ranking
 
 SECONDS_PER_TARGET=${1:-20}
 OUTDIR=${2:-}
-read -r -a TARGETS <<<"${FUZZ_TARGETS:-router bearer connect lane score}"
+read -r -a TARGETS <<<"${FUZZ_TARGETS:-router bearer connect lane score csv}"
 JOBS=${FUZZ_JOBS:-0}
 
 die() { printf 'run-fuzzers: error: %s\n' "$*" >&2; exit 2; }
@@ -43,6 +43,8 @@ sources_for() {
         bearer)  echo "$SRC/rk_token.c" ;;
         connect|lane) echo "$SRC/rk_body.c $SRC/rk_router.c $SRC/rk_json.c $SRC/rk_score.c" ;;
         score)   echo "$SRC/rk_score.c" ;;
+        # ranking-admin's CSV reader (its header is found with -I tools)
+        csv)     echo "$ROOT/tools/admin_csv.c" ;;
         *) die "unknown target $1" ;;
     esac
 }
@@ -107,7 +109,7 @@ fi
 CFLAGS=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
         -fno-omit-frame-pointer -Wall -Wextra -Wno-unused-parameter
         $(apr-1-config --cflags --cppflags --includes) $(apu-1-config --includes)
-        $(pkg-config --cflags jansson) -I"$SRC")
+        $(pkg-config --cflags jansson) -I"$SRC" -I"$ROOT/tools")
 # shellcheck disable=SC2207
 LIBS=($(apu-1-config --link-ld --libs) $(apr-1-config --link-ld --libs) $(pkg-config --libs jansson))
 

@@ -1,0 +1,178 @@
+/* admin_doc.h: the competition document of `ranking-admin export` and `import`, and
+ * every check of an import that needs no database.  Pure C + jansson + APR pools, no
+ * httpd header; the command (ranking-admin.c) reads and writes the rows.
+ *
+ * The document (keys in this order, every key always present, no other key):
+ *   {"version":1,
+ *    "competition":{id,name,location,start_date,end_date,timezone,status,ranking},
+ *    "wods":[{id,competition_id,name,description,position,scoring,time_cap},...],
+ *    "spots":[{id,competition_id,name,division,affiliate,bib},...],
+ *    "zones":[{id,competition_id,name,lane_count},...],
+ *    "heats":[{id,competition_id,zone_id,wod_id,number,start_time,status},...],
+ *    "lanes":[{id,heat_id,number,spot_id,score,tiebreak},...]}
+ * with the API's field names and types (doc/api.md): ids are strings of decimal
+ * digits (1 to 9223372036854775807, no leading zero), integers are numbers, absent
+ * values null.  Each list in id order (export writes it so; import takes any order).
+ *
+ * A table's row is an array of its columns' values as text, in the order above
+ * (which is also the order of the columns in the statements): NULL is SQL NULL,
+ * integers are decimal text. */
+#ifndef ADMIN_DOC_H
+#define ADMIN_DOC_H
+
+#include <apr_pools.h>
+#include <apr_tables.h>
+#include <jansson.h>
+
+#define ADMIN_DOC_VERSION 1
+
+typedef enum {
+    AD_COMPETITION = 0,
+    AD_WOD,
+    AD_SPOT,
+    AD_ZONE,
+    AD_HEAT,
+    AD_LANE,
+    AD_NTABLES
+} admin_table;
+
+typedef enum {
+    AC_ID,          /* the row's id: an id string */
+    AC_PARENT,      /* competition_id (the competition's id) or heat_id: an id string */
+    AC_REF,         /* an id string or null */
+    AC_TEXT,        /* a string ("" allowed) */
+    AC_NTEXT,       /* a string or null */
+    AC_INT,         /* an integer from min to max */
+    AC_NINT,        /* an integer from min to max, or null */
+    AC_ENUM,        /* one of the strings of values */
+    AC_DATE,        /* "YYYY-MM-DD" (a real date) or null */
+    AC_INSTANT,     /* "YYYY-MM-DDTHH:MM:SSZ" (a real date and time) or null */
+    AC_SCORE        /* a string of at most 64 code points, or null (the scoring's
+                     * rules are checked with the heat's WOD) */
+} admin_col_type;
+
+typedef struct {
+    const char *name;
+    admin_col_type type;
+    long long min, max;
+    const char *const *values;      /* AC_ENUM: NULL-terminated */
+} admin_col;
+
+typedef struct {
+    const char *name;               /* "wod": in messages */
+    const char *key;                /* "wods": the document's key */
+    const char *sql;                /* the table's name in SQL */
+    const admin_col *cols;
+    int ncols;
+} admin_table_def;
+
+extern const admin_table_def admin_tables[AD_NTABLES];
+
+/* Column indices used by the checks. */
+enum {
+    AD_WOD_SCORING = 5, AD_WOD_TIME_CAP = 6,
+    AD_SPOT_BIB = 5,
+    AD_ZONE_LANE_COUNT = 3,
+    AD_HEAT_ZONE = 2, AD_HEAT_WOD = 3,
+    AD_LANE_HEAT = 1, AD_LANE_NUMBER = 2, AD_LANE_SPOT = 3, AD_LANE_SCORE = 4,
+    AD_LANE_TIEBREAK = 5
+};
+
+/* A competition's rows: rows[t] is an array of (const char **) rows of table t;
+ * the competition table holds one row (or none: not in the database). */
+typedef struct {
+    apr_array_header_t *rows[AD_NTABLES];
+} admin_doc;
+
+/* An empty document (every table without a row), in P. */
+admin_doc *admin_doc_make(apr_pool_t *p);
+
+/* Append a row of table T (ncols values, copied into P). */
+void admin_doc_add(apr_pool_t *p, admin_doc *d, admin_table t, const char *const *values);
+
+/* The document as JSON (the form above), a new reference; NULL when out of memory
+ * or when a value in the rows is not what its column holds (an integer column that
+ * does not read as one). */
+json_t *admin_doc_to_json(const admin_doc *d);
+
+/* Where an id of table T lives in the database outside the competition being
+ * imported: the id of the competition it belongs to (a lane: its heat's), or NULL
+ * when the database has no such row.  Asked only for ids that are not rows of the
+ * competition (BASE below). */
+typedef const char *(*admin_owner_fn)(void *ctx, admin_table t, const char *id);
+
+/* What the import writes, once the document is accepted. */
+typedef struct {
+    admin_doc *doc;                 /* the document's rows */
+    /* exists[t][i]: row i of doc table t is already in the database (an update) */
+    unsigned char *exists[AD_NTABLES];
+    /* with replace: the ids of the competition's rows that the document does not
+     * have, to delete (arrays of const char *) */
+    apr_array_header_t *remove[AD_NTABLES];
+    int competition_exists;
+} admin_import;
+
+/* Check the document JSON against the competition's rows in the database (BASE:
+ * the rows of the competition with the document's id, empty when it is new) and
+ * OWNER for ids outside it.  REPLACE: the rows of the competition that the document
+ * lacks are deleted (else they stay, and the checks see them with the document's
+ * rows, an id in both being the document's).  Checks, all of them, every error
+ * recorded: the shape (keys, types, ranges, formats), ids unique in each list, each
+ * child's competition_id, references (a heat's zone and WOD, a lane's heat and spot:
+ * in the document or the competition's rows), ids of another competition, lane
+ * numbers within the heat's zone (1 to its lane_count, 1 to 999 without zone) and
+ * unique in a heat, a spot in at most one lane of a heat, bibs unique in the
+ * competition, each score by the scoring and cap of its heat's WOD (rk_score.h) and
+ * each tiebreak a time.
+ *
+ * Returns the plan in P when the document is accepted, else NULL with the errors
+ * (strings "PATH: message", in document order) appended to ERRORS (an array of
+ * const char *). */
+admin_import *admin_doc_check(apr_pool_t *p, json_t *json, const admin_doc *base,
+                              admin_owner_fn owner, void *ctx, int replace,
+                              apr_array_header_t *errors);
+
+/* The competition id of the document JSON as text ("competition"."id" when it is an
+ * id string), or NULL. */
+const char *admin_doc_competition_id(json_t *json);
+
+/* ------------------------------------------------------------------ team lists */
+
+/* A row of `import-spots`: a spot of the competition (the columns of table spot)
+ * from line LINE of the CSV; EXISTS when it updates the spot of that id. */
+typedef struct {
+    size_t line;
+    const char **row;
+    int exists;
+    int bib_changes;        /* an existing spot whose bib changes */
+} admin_spot_in;
+
+/* Read the CSV team list of BUF (LEN bytes) for competition CID whose spots are
+ * BASE (rows of table spot): a header row naming the columns (name, division,
+ * affiliate, bib; case and surrounding spaces ignored; name required, the others
+ * optional, any order), then one team a record.  Blank records are skipped.  Each
+ * team updates the competition's spot with its bib, else the one spot with its name,
+ * else is new (its id 0: the command numbers it).  Every error is appended to ERRORS
+ * ("line N: ...").  Returns an array of admin_spot_in, or NULL after errors. */
+apr_array_header_t *admin_spots_csv(apr_pool_t *p, const char *buf, size_t len,
+                                    const char *cid, const admin_doc *base,
+                                    apr_array_header_t *errors);
+
+/* ------------------------------------------------------------------ statements */
+
+/* The statements of export and import, built from the tables above (apr_dbd
+ * placeholders: %lld for ids and integers, %s for text), in P:
+ *   select  the competition's rows of table T, in id order (1 argument: the
+ *           competition's id; a lane's competition is its heat's);
+ *   owner   the competition of the row of T with an id (1 argument; a lane: its heat's;
+ *           the competition table: its own id);
+ *   update  every column but the id, then the id (ncols arguments, the id last);
+ *   insert  every column in order (ncols arguments);
+ *   delete  the row with an id (1 argument). */
+const char *admin_sql_select(apr_pool_t *p, admin_table t);
+const char *admin_sql_owner(apr_pool_t *p, admin_table t);
+const char *admin_sql_update(apr_pool_t *p, admin_table t);
+const char *admin_sql_insert(apr_pool_t *p, admin_table t);
+const char *admin_sql_delete(apr_pool_t *p, admin_table t);
+
+#endif
