@@ -2,7 +2,7 @@
 // screen, which shows one division at a time, large, and cycles through them.
 
 import * as api from './api.js';
-import { h, clear } from './dom.js';
+import { h, clear, append } from './dom.js';
 import { sharedRanks, placeText } from './format.js';
 
 const divisionName = (d) => d.division ?? 'No division';
@@ -69,8 +69,8 @@ export async function leaderboardView({ root, comp, args, go }) {
     async function load() {
         const board = await fetchBoard(c, which);
         const names = board.divisions.map(divisionName);
-        clear(divSel).append(h('option', { value: '' }, 'All divisions'),
-                             names.map((n) => h('option', { value: n }, n)));
+        append(clear(divSel), [h('option', { value: '' }, 'All divisions'),
+                               names.map((n) => h('option', { value: n }, n))]);
         divSel.value = names.includes(wanted) ? wanted : '';
         const divs = board.divisions.filter((d) => !divSel.value || divisionName(d) === divSel.value);
         clear(body).append(...divs.map((d) => h('div', { class: 'scroll' }, boardTable(board, d, comp))));
