@@ -244,6 +244,26 @@ await check('live state: the stream reconnects after a server restart (Last-Even
     console.log(`  # states: ${await page.evaluate(() => window.__states.join(' > '))}; shown "${text}" meanwhile`);
 });
 
+await check('fallback: with the event stream refused, the page long-polls and still follows a PUT', async () => {
+    await page.setRequestInterception(true);
+    const onReq = (r) => (r.url().endsWith('/events') ? r.abort('connectionrefused') : r.continue());
+    page.on('request', onReq);
+    try {
+        execFileSync('apache2', ['-f', process.env.CONF, '-k', 'restart']);   // drops the open stream
+        await page.waitForFunction(() => document.querySelector('#live-state').dataset.state === 'polling', { timeout: 20000 });
+        const text = await page.$eval('#live-state', (e) => e.textContent);
+        assert(text === 'live (polling)', `state text "${text}"`);
+        await sleep(500);
+        const put = await apiCall(LANE(4, 41, 401, 3013), { method: 'PUT', token: judge, body: { score: '5:00' } });
+        assert(put.status === 200, `PUT ${put.status}`);
+        await page.waitForFunction(() => document.querySelector('#view tr[data-spot-id="307"] .place')?.textContent === '1',
+                                   { timeout: 3000 });
+    } finally {
+        page.off('request', onReq);
+        await page.setRequestInterception(false);
+    }
+});
+
 await check('big screen: large type, one division at a time, cycles with the keyboard', async () => {
     await page.setViewport({ width: 1920, height: 1080 });
     await goHash('#/c/4/big');
