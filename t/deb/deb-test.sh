@@ -222,14 +222,15 @@ has_all() {
     grep -E '\.la$' <<<"$contents" && { echo "a libtool .la is shipped"; bad=1; }
     return "$bad"
 }
-check "package holds the module, .load/.conf, ranking-admin, its man page, SQL, example, README" \
+check "package holds the module, .load/.conf, ranking-admin, its man page, SQL, example, README, scoreboard page" \
     has_all /usr/lib/apache2/modules/mod_ranking.so /etc/apache2/mods-available/ranking.load \
         /etc/apache2/mods-available/ranking.conf /usr/sbin/ranking-admin \
         /usr/share/man/man8/ranking-admin.8.gz /usr/share/libapache2-mod-ranking/sql/schema.sql \
         /usr/share/libapache2-mod-ranking/sql/schema-pg.sql /usr/share/libapache2-mod-ranking/sql/demo.sql \
         /usr/share/doc/$PKG/examples/ranking-vhost.conf.example /usr/share/doc/$PKG/copyright \
         /etc/apache2/sites-available/ranking.conf /usr/share/doc/$PKG/examples/mod-ranking.conf \
-        /usr/share/doc/$PKG/examples/jail-mod-ranking.conf.example
+        /usr/share/doc/$PKG/examples/jail-mod-ranking.conf.example \
+        /usr/share/libapache2-mod-ranking/board/index.html /usr/share/libapache2-mod-ranking/board/js/app.js
 depends=$(dpkg-deb -f "$DEB" Depends)
 has_depends() {
     grep -q 'apache2-api-20120211' <<<"$depends" &&

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# t/board/board-test.sh BUILD_DIR: the scoreboard page (board/) in Debian's headless
+# Chromium, driven by puppeteer-core (t/board/package.json, locked), against an httpd
+# of its own: the module from BUILD_DIR, a fresh copy of the demo data, the page at
+# /board/ beside the API as ./scripts/demo serves it.  Screenshots and the server's
+# logs go to BUILD_DIR/board/.  Last line: "N passed, M failed".
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=$(cd "${1:?usage: board-test.sh BUILD_DIR}" && pwd)
+HERE="$ROOT/t/board"
+OUT="$BUILD/board"
+SO="$BUILD/mod_ranking/.libs/mod_ranking.so"
+[ -f "$SO" ] || { echo "no module at $SO" >&2; exit 1; }
+command -v chromium >/dev/null || { echo "chromium is not installed" >&2; exit 1; }
+
+# puppeteer-core exactly as locked; it never downloads a browser
+if [ ! -d "$HERE/node_modules/puppeteer-core" ] || [ "$HERE/package-lock.json" -nt "$HERE/node_modules/.package-lock.json" ]; then
+    (cd "$HERE" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+rm -rf "$OUT"
+mkdir -p "$OUT/shots" "$OUT/srv/db" "$OUT/srv/logs"
+DB="$OUT/srv/db/ranking.db"
+sqlite3 "$DB" <"$ROOT/sql/schema.sql" >/dev/null
+sqlite3 "$DB" <"$ROOT/sql/demo.sql"
+chown -R www-data: "$OUT/srv"
+PORT=$(perl -MIO::Socket::INET -e 'print IO::Socket::INET->new(Listen=>1,LocalAddr=>"127.0.0.1",LocalPort=>0)->sockport')
+MODDIR=$(apxs -q LIBEXECDIR)
+CONF="$OUT/srv/httpd.conf"
+cat >"$CONF" <<CONF
+ServerRoot "$OUT/srv"
+ServerName 127.0.0.1
+Listen 127.0.0.1:$PORT
+PidFile "$OUT/srv/httpd.pid"
+Mutex file:$OUT/srv
+ErrorLog "$OUT/srv/logs/error_log"
+LogLevel warn ranking:info
+LogFormat "%h %u %t \"%r\" %>s %b %D" ranking
+CustomLog "$OUT/srv/logs/access_log" ranking
+User www-data
+Group www-data
+LoadModule mpm_event_module $MODDIR/mod_mpm_event.so
+LoadModule authz_core_module $MODDIR/mod_authz_core.so
+LoadModule dbd_module $MODDIR/mod_dbd.so
+LoadModule socache_shmcb_module $MODDIR/mod_socache_shmcb.so
+LoadModule ranking_module $SO
+LoadModule alias_module $MODDIR/mod_alias.so
+LoadModule mime_module $MODDIR/mod_mime.so
+LoadModule dir_module $MODDIR/mod_dir.so
+TypesConfig /etc/mime.types
+DocumentRoot "$OUT/srv"
+AllowEncodedSlashes NoDecode
+DBDriver sqlite3
+DBDParams "file:$DB?mode=rw"
+DBDPersist On
+<Location />
+    SetHandler ranking
+    Require all granted
+</Location>
+Alias /board "$ROOT/board"
+<Location /board>
+    SetHandler none
+</Location>
+<Directory "$ROOT/board">
+    Require all granted
+    DirectoryIndex index.html
+    Options None
+    AllowOverride None
+</Directory>
+CONF
+apache2 -f "$CONF" -k start
+trap 'apache2 -f "$CONF" -k stop 2>/dev/null || true' EXIT
+for _ in $(seq 100); do
+    [ "$(curl -s -o /dev/null -w '%{http_code}' -X OPTIONS "http://127.0.0.1:$PORT/competition/")" = 204 ] && break
+    sleep 0.1
+done
+
+BASE="http://127.0.0.1:$PORT/" DB="$DB" CONF="$CONF" OUT="$OUT" CHROMIUM=$(command -v chromium) \
+    node "$HERE/board.test.mjs"
