@@ -137,7 +137,8 @@ for my $case (['https://scores.example.org/', 0], ['*', 0], ['https://Scores.exa
     my $conf = File::Temp->new(SUFFIX => '.conf');
     print {$conf} "ServerRoot /tmp\nServerName localhost\nListen 127.0.0.1:1\nErrorLog /dev/stderr\n"
         . "LoadModule mpm_event_module $moddir/mod_mpm_event.so\n"
-        . "LoadModule dbd_module $moddir/mod_dbd.so\nLoadModule ranking_module $so\n"
+        . "LoadModule dbd_module $moddir/mod_dbd.so\n"
+        . "LoadModule socache_shmcb_module $moddir/mod_socache_shmcb.so\nLoadModule ranking_module $so\n"
         . "<Location /x>\n SetHandler ranking\n RankingCORSOrigins $origins\n</Location>\n";
     close $conf;
     # the server Apache::Test runs (under --asan, a wrapper that preloads the runtime)
