@@ -224,6 +224,16 @@ void rk_db_close_bg(server_rec *s, rk_db *db)
     }
 }
 
+/* How statements are read: SQLite sequentially (rows as they are stepped through);
+ * PostgreSQL with random access (the whole result at once), because apr_dbd_pgsql's
+ * sequential access took 100 ms more on a result of no row (measured: a login of an
+ * unknown user 150 ms against 50, every id that does not exist, every empty poll of
+ * the watcher). */
+static int random_access(const rk_db *db)
+{
+    return db->conn->sqlite ? 0 : 1;
+}
+
 int rk_db_select_bg(server_rec *s, apr_pool_t *p, rk_db *db, rk_query_id q, const char **args,
                     apr_dbd_results_t **res)
 {
@@ -231,7 +241,7 @@ int rk_db_select_bg(server_rec *s, apr_pool_t *p, rk_db *db, rk_query_id q, cons
 
     *res = NULL;
     rv = apr_dbd_pselect(db->dbd->driver, p, db->dbd->handle, res, db->conn->stmt[q],
-                         0, rk_queries[q].nargs, args);
+                         random_access(db), rk_queries[q].nargs, args);
     if (rv != 0) {
         const char *msg = apr_dbd_error(db->dbd->driver, db->dbd->handle, rv);
         ap_log_error(APLOG_MARK, APLOG_ERR, 0, s, "database error (%s): %s",
@@ -252,7 +262,7 @@ int rk_db_select(request_rec *r, apr_pool_t *p, rk_db *db, rk_query_id q, const 
 
     *res = NULL;
     rv = apr_dbd_pselect(db->dbd->driver, p, db->dbd->handle, res, db->conn->stmt[q],
-                         0, rk_queries[q].nargs, args);
+                         random_access(db), rk_queries[q].nargs, args);
     if (rv != 0) {
         log_dbd(r, db->dbd->driver, db->dbd->handle, rv, rk_queries[q].label, APLOG_ERR);
     }
