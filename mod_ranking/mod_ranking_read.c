@@ -9,6 +9,7 @@
 #include "mod_ranking_live.h"
 #include "rk_cache.h"
 #include "rk_cond.h"
+#include "rk_gzip.h"
 #include "rk_json.h"
 #include "rk_live.h"
 #include "rk_query.h"
@@ -125,18 +126,60 @@ static int is_lane_route(rk_route_id id)
  * exist is 404 whatever the preconditions say (a 304 or a 412 would tell a client that
  * something is there); then If-Match (412) and If-None-Match (304, or a long poll).
  * An answer is built once per data revision: a 304 costs a cache lookup. */
+/* The gzip coding of VALUE (LEN bytes, the answer cached under KEY for revision
+ * REV), from the answer cache or made now and cached beside it under KEY "|gzip":
+ * built once per revision like the plain answer.  NULL (logged) when it cannot be
+ * made: the caller sends VALUE as it is. */
+static const void *gzipped(request_rec *r, const char *key, apr_uint64_t rev, const void *value,
+                           size_t len, size_t *gzlen)
+{
+    const char *gzkey = apr_pstrcat(r->pool, key, "|gzip", NULL);
+    const void *gz;
+    apr_thread_mutex_t *lock;
+    void *made, *buf;
+    size_t n;
+
+    if ((gz = rk_answer_acquire(gzkey, rev, gzlen)) != NULL) {
+        return gz;
+    }
+    lock = rk_build_lock(gzkey);
+    if (lock && (gz = rk_answer_acquire(gzkey, rev, gzlen)) != NULL) {
+        rk_build_unlock(lock);
+        return gz;
+    }
+    made = NULL;
+    if ((buf = malloc(rk_gzip_bound(len))) != NULL) {
+        if ((n = rk_gzip(value, len, buf, 6)) > 0 && (made = rk_cache_value_new(gzkey, n)) != NULL) {
+            memcpy(made, buf, n);
+            *gzlen = n;
+            rk_answer_insert(rev, made);
+        }
+        free(buf);
+    }
+    rk_build_unlock(lock);
+    if (!made) {
+        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "cannot gzip an answer of %" APR_SIZE_T_FMT
+                      " bytes: sent as it is", len);
+    }
+    return made;
+}
+
 int rk_read(request_rec *r, rk_req *rq)
 {
     const rk_route_def *def = rk_route_def_of(rq->route.id);
-    const char *key, *division = NULL, *etag;
+    const char *key, *division = NULL, *etag, *plain;
     const void *value;
     void *built = NULL;
-    size_t len = 0;
-    int status, rv;
+    size_t len = 0, gzlen = 0;
+    int status, rv, enc, gz;
     rk_cond cond;
     apr_thread_mutex_t *lock;
     rk_db db;
 
+    /* the answer's coding depends on Accept-Encoding, whatever the answer */
+    if (!rq->waited) {   /* (a long poll's second turn has it already) */
+        apr_table_mergen(r->headers_out, "Vary", "Accept-Encoding");
+    }
     if ((rv = rk_db_open(r, &db)) != OK) {
         return rk_send_status(r, rv);
     }
@@ -186,6 +229,18 @@ int rk_read(request_rec *r, rk_req *rq)
         ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "a lane answer of an unexpected shape");
         return rk_send_status(r, HTTP_INTERNAL_SERVER_ERROR);
     }
+    /* the coding: gzip from RK_GZIP_MIN bytes when the client allows it (or when it
+     * refuses the answer as it is), with an ETag of its own */
+    enc = rk_accept_encoding(apr_table_get(r->headers_in, "Accept-Encoding"));
+    gz = (enc & RK_ENC_GZIP) && (len >= RK_GZIP_MIN || !(enc & RK_ENC_IDENTITY));
+    if (!gz && !(enc & RK_ENC_IDENTITY)) {
+        rk_cache_release(value);
+        return rk_send_error(r, HTTP_NOT_ACCEPTABLE, "Not acceptable");
+    }
+    plain = etag;
+    if (gz) {
+        etag = apr_pstrcat(r->pool, apr_pstrndup(r->pool, etag, strlen(etag) - 1), "-gzip\"", NULL);
+    }
     cond = rk_cond_eval(apr_table_get(r->headers_in, "If-Match"),
                         apr_table_get(r->headers_in, "If-None-Match"), etag, 1);
     if (cond == RK_COND_FAILED) {
@@ -203,6 +258,16 @@ int rk_read(request_rec *r, rk_req *rq)
         }
         r->status = HTTP_NOT_MODIFIED;
         return OK;
+    }
+    if (gz) {
+        const void *z = gzipped(r, key, rq->rev.data, value, len, &gzlen);
+
+        if (z) {
+            rk_cache_release(value);
+            apr_table_setn(r->headers_out, "Content-Encoding", "gzip");
+            return rk_send_value(r, z, gzlen);
+        }
+        apr_table_setn(r->headers_out, "ETag", plain);   /* sent as it is */
     }
     return rk_send_value(r, value, len);
 }

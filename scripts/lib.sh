@@ -5,7 +5,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export DEBIAN_FRONTEND=noninteractive
 
 # Debian packages the build, the demo and the tests need.
-RK_PACKAGES=(apache2 apache2-dev apache2-utils libaprutil1-dbd-sqlite3 libjansson-dev
+RK_PACKAGES=(apache2 apache2-dev apache2-utils libaprutil1-dbd-sqlite3 libjansson-dev zlib1g-dev
              check pkg-config autoconf automake libtool make gcc sqlite3 curl
              libapache2-mod-perl2 libwww-perl libjson-perl)
 
