@@ -314,6 +314,10 @@ int rk_events(request_rec *r, rk_req *rq)
     }
     rk_live.head = l;
     apr_thread_mutex_unlock(rk_live.mutex);
+    /* the stream needs no database connection of its own from now on (the watcher
+     * reads the change log with its own): give it back, or every open stream would
+     * hold one */
+    rk_db_put(r);
     if (l->async) {
         return SUSPENDED;
     }
@@ -370,6 +374,8 @@ int rk_live_wait(request_rec *r, rk_req *rq, int seconds, rk_reread_fn *reread)
     if (!ok) {
         return busy(r);
     }
+    /* no database connection while waiting: the answer's reread takes one again */
+    rk_db_put(r);
     if (l->async) {
         return SUSPENDED;
     }
