@@ -20,8 +20,13 @@
 # Prints one table and writes it as JSON.  Exit status: 0 when every target is met
 # (in --smoke mode: when every measurement ran without an error), 1 otherwise.
 #
+#   - event streams: STREAMS (10,000; 200 in --smoke mode) open on a server of 4
+#     children of 64 threads: the delay from a lane PUT's answer to each stream's event,
+#     the RSS per open stream, the read rate while they are open (bench/sse-clients.c).
+#
 #   bench.pl --build DIR [--smoke] [--duration S] [--rounds N] [--requests N]
-#            [--rebuilds REBUILDS] [--json FILE] [--no-callgrind] [--only REGEX]
+#            [--rebuilds REBUILDS] [--streams STREAMS] [--json FILE] [--no-callgrind]
+#            [--only REGEX]
 use strict;
 use warnings;
 use feature 'state';
@@ -45,7 +50,7 @@ use RkServer;
 my %o = (duration => 5, rounds => 3, requests => 1_000_000, connections => 32,
          callgrind => 1, pin => 1, only => '');
 GetOptions(\%o, 'build=s', 'smoke', 'duration=f', 'rounds=i', 'requests=i', 'rebuilds=i',
-           'json=s', 'connections=i', 'threads=i', 'callgrind!', 'pin!', 'only=s')
+           'json=s', 'connections=i', 'threads=i', 'callgrind!', 'pin!', 'only=s', 'streams=i')
     or die "bad options\n";
 # With 2 CPUs or more, wrk runs on the last one and httpd on the others, so that the
 # load generator does not take the server's CPU time at random moments: the figures
@@ -587,6 +592,113 @@ target('memory', $same == 2 && defined $late && $late <= 512,
                ($mid ? $mid->[0] : 0) / 1000, ($samples[-1] ? $samples[-1][0] : 0) / 1000,
                $late // 0));
 
+# ---- event streams: 10,000 open on one server ----------------------------------------
+#
+# A server of its own (event MPM, 4 children of 64 threads, a high
+# AsyncRequestWorkerFactor so that each child accepts thousands of parked connections)
+# on the same database.  bench/sse-clients.c opens STREAMS event streams of the large
+# competition (200 in --smoke mode), then one lane PUT is made: the delay from the PUT's
+# answer to each stream's event (p50, p99, max; target p99 at most 1 s, every stream
+# reached).  While the streams stay open: the sum of the children's RSS against the same
+# sum before they were opened, per stream (at most 32 KiB), and the read rate (wrk, GET
+# of the WODs) against the rate before (at least 0.8).
+
+my %streams;
+if (!$o{only} || 'streams' =~ /$o{only}/) {
+    my $n = $o{streams} // ($o{smoke} ? 200 : 10_000);
+    my $client = "$dir/sse-clients";
+    system('cc', '-O2', '-Wall', '-Wextra', '-Werror', '-o', $client, "$ROOT/bench/sse-clients.c") == 0
+        or die "cannot build bench/sse-clients.c\n";
+    my $ls = RkServer->new(dir => "$dir/streams", so => $so, driver => 'sqlite3',
+                           params => "file:$db?mode=rw", mpm => 'event', nofile => 20_000,
+                           extra => <<"CONF");
+StartServers 4
+ServerLimit 4
+ThreadsPerChild 64
+MaxRequestWorkers 256
+MinSpareThreads 1
+MaxSpareThreads 256
+AsyncRequestWorkerFactor 64
+MaxConnectionsPerChild 0
+KeepAliveTimeout 30
+MaxKeepAliveRequests 0
+DBDMax 64
+<Location /api>
+    RankingLoginLimit 0
+</Location>
+CONF
+    my $stop_ls = sub { $ls->stop if $ls; undef $ls; };
+    if ($o{pin}) {
+        for my $pid ($ls->pid, split ' ', `ps --ppid @{[ $ls->pid ]} -o pid=`) {
+            system("taskset -a -p -c $server_cpus $pid >/dev/null") == 0 or die "taskset $pid\n";
+        }
+    }
+    my $lbase = "http://127.0.0.1:$ls->{port}";
+    my $read = sub { wrk(url => "$lbase/api/competition/100/wod/", headers => [$auth], @_) };
+    my $rss = sub {
+        my $sum = 0;
+        for my $pid (split ' ', `ps --ppid @{[ $ls->pid ]} -o pid=`) {
+            open my $fh, '<', "/proc/$pid/status" or next;
+            while (<$fh>) { $sum += $1 if /^VmRSS:\s+(\d+)/; }
+        }
+        return $sum;
+    };
+    $read->(duration => 1);                           # warm-up: every child builds the answer
+    my $before = $read->();
+    my $rss_before = $rss->();
+    info("event streams: $n open, one lane PUT");
+    my $k = 1234;
+    my $body = '{"score":"' . lane_score($k, 777) . '"}';
+    my $hold = int(3 * $o{duration} + 60);
+    require IPC::Open2;
+    my ($out, $in);
+    my $pid = IPC::Open2::open2($out, $in, @wrk_prefix, $client, 'stream', $ls->{port}, $token,
+                                '/api/competition/100/events', $n, '/api' . lane_path($k), $body, $hold);
+    my $holding = <$out> // '';
+    my ($with, $rss_with);
+    if ($holding =~ /"phase":"holding"/) {
+        sleep 1;
+        $rss_with = $rss->();
+        $with = $read->();
+    }
+    close $in;                                        # the client closes its streams
+    my $line = <$out> // '';
+    waitpid $pid, 0;
+    my $status = $? >> 8;
+    my $r = eval { decode_json($line) } // {};
+    $stop_ls->();
+    if (!$with || !%$r) {
+        push @errors, "event streams: the client did not hold its streams ($holding$line)";
+    } else {
+        my $per = ($rss_with - $rss_before) / $n;     # KiB
+        %streams = (%$r, streams => $n, client_exit => $status, rss_before_kib => $rss_before,
+                    rss_with_kib => $rss_with, kib_per_stream => $per,
+                    read_rps_before => $before->{rps}, read_rps_with => $with->{rps},
+                    read_ratio => $before->{rps} ? $with->{rps} / $before->{rps} : 0,
+                    mpm => 'event, 4 children x 64 threads, AsyncRequestWorkerFactor 64');
+        push @rows, { route => "GET /competition/100/wod/ with $n streams open",
+                      name => 'reads-with-streams', kind => 'streams', bytes => 0,
+                      module_rps => $with->{rps}, static_rps => $before->{rps},
+                      baseline => 'the same reads before the streams were opened',
+                      ratio => $streams{read_ratio}, p50_ms => $with->{p50}, p99_ms => $with->{p99},
+                      static_p99_ms => $before->{p99}, errors => $with->{bad} + $before->{bad} };
+        push @errors, "event streams: $r->{failed} of $n not established, "
+                      . "$r->{received} got the event (client exit $status)"
+            if $status != 0;
+        target('streams-delay', $r->{received} == $n && $r->{p99_ms} >= 0 && $r->{p99_ms} <= 1000,
+               sprintf('%d open event streams: a lane PUT reached %d of them, %.0f ms after its '
+                       . 'answer at p99 (at most 1000), p50 %.0f, max %.0f',
+                       $n, $r->{received}, $r->{p99_ms}, $r->{p50_ms}, $r->{max_ms}));
+        target('streams-memory', $per <= 32,
+               sprintf('%d open event streams: %.1f KiB of RSS per stream (children %d KiB -> '
+                       . '%d KiB; at most 32)', $n, $per, $rss_before, $rss_with));
+        target('streams-reads', $streams{read_ratio} >= 0.8,
+               sprintf('reads while %d event streams are open: %.0f req/s vs %.0f before '
+                       . '(%.3f, at least 0.8)', $n, $with->{rps}, $before->{rps},
+                       $streams{read_ratio}));
+    }
+}
+
 # ---- targets and the table -----------------------------------------------------------
 
 my @reads = grep { $_->{kind} =~ /^read/ } @rows;
@@ -618,7 +730,7 @@ my %result = (
                   connections => $o{connections}, mpm => 'event, 2 children x 64 threads',
                   database => 'SQLite, WAL, synchronous=FULL' },
     rows => \@rows, token_check => \%token_share, memory => \%memory,
-    leaderboard_rebuild => \%rebuild,
+    leaderboard_rebuild => \%rebuild, streams => \%streams,
     targets => \%targets, errors => \@errors);
 open my $jf, '>', $o{json} or die "$o{json}: $!";
 print $jf JSON::PP->new->canonical->pretty->encode(\%result);
@@ -642,6 +754,10 @@ printf "token check: %.2f%% of a request's instructions (%.0f of %.0f per reques
        ($token_share{instructions_bearer_parse} + $token_share{instructions_token_lookup}) / 2000,
        $token_share{instructions_total} / 2000
     if %token_share;
+printf "event streams: %d open, the lane PUT reached %d: p50 %.1f ms, p99 %.1f ms, max %.1f ms "
+       . "after its answer; %.1f KiB of RSS per stream; reads %.3f of their rate\n",
+       @streams{qw(streams received p50_ms p99_ms max_ms kib_per_stream read_ratio)}
+    if %streams;
 printf "memory: peak RSS of a child %d KiB -> %d KiB over %d requests (largest growth of a "
        . "child %d KiB)\n  along the run (requests: KiB): %s\n",
        $hwm_before, $hwm_after, $done, $grow_max,
@@ -656,7 +772,7 @@ print "JSON: $o{json}\n";
 if ($o{smoke}) {
     # one check per measurement (each table row, the ETag change, the memory run,
     # the leaderboard rebuild, the token profile when it ran); ratios are not judged in a short run
-    my $checks = @rows + 2 + (%token_share ? 1 : 0) + (%rebuild ? 1 : 0);
+    my $checks = @rows + 2 + (%token_share ? 1 : 0) + (%rebuild ? 1 : 0) + (%streams ? 1 : 0);
     my $failed = @errors > $checks ? $checks : scalar @errors;
     print @errors ? "bench smoke: FAILED\n" : "bench smoke: every measurement ran\n";
     printf "%d passed, %d failed\n", $checks - $failed, $failed;

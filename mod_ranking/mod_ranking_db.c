@@ -16,7 +16,6 @@ struct rk_conn {
     apr_dbd_prepared_t *stmt[RK_Q_COUNT];
 };
 
-static APR_OPTIONAL_FN_TYPE(ap_dbd_acquire) *dbd_acquire;
 static APR_OPTIONAL_FN_TYPE(ap_dbd_open) *dbd_open;
 static APR_OPTIONAL_FN_TYPE(ap_dbd_close) *dbd_close;
 static apr_global_mutex_t *write_mutex;
@@ -25,10 +24,11 @@ static apr_global_mutex_t *write_mutex;
  * so check_config, which apache2 -t runs, already sees them).  0, or -1 logged. */
 static int find_dbd(server_rec *s)
 {
-    dbd_acquire = APR_RETRIEVE_OPTIONAL_FN(ap_dbd_acquire);
+    apr_status_t rv;
+
     dbd_open = APR_RETRIEVE_OPTIONAL_FN(ap_dbd_open);
     dbd_close = APR_RETRIEVE_OPTIONAL_FN(ap_dbd_close);
-    if (!dbd_acquire || !dbd_open || !dbd_close) {
+    if (!dbd_open || !dbd_close) {
         ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s,
                      "mod_ranking needs mod_dbd: load it (a2enmod dbd, or "
                      "LoadModule dbd_module modules/mod_dbd.so) before mod_ranking");
@@ -182,20 +182,77 @@ static rk_conn *conn_init(request_rec *r, server_rec *s, ap_dbd_t *dbd)
     return c;
 }
 
+/* The connection of a request: taken from mod_dbd's pool at the request's first
+ * rk_db_open, given back at the end of the request (its pool's cleanup) or earlier by
+ * rk_db_put.  Not ap_dbd_acquire(): that one holds the connection until the request's
+ * pool is destroyed, and a parked event stream's request lives as long as the stream,
+ * so every open stream would hold a connection (and DBDMax of them would stop the
+ * child's requests and its watcher). */
+#define REQ_DBD_KEY "mod_ranking:dbd"
+
+typedef struct {
+    ap_dbd_t *dbd;
+    server_rec *s;
+} req_dbd;
+
+static apr_status_t req_dbd_close(void *data)
+{
+    req_dbd *h = data;
+
+    if (h->dbd) {
+        dbd_close(h->s, h->dbd);
+        h->dbd = NULL;
+    }
+    return APR_SUCCESS;
+}
+
+/* The request whose connection R uses (as mod_dbd: the initial request's). */
+static request_rec *initial_req(request_rec *r)
+{
+    while (!ap_is_initial_req(r)) {
+        r = r->main ? r->main : r->prev;
+    }
+    return r;
+}
+
 int rk_db_open(request_rec *r, rk_db *db)
 {
     void *data = NULL;
+    request_rec *m = initial_req(r);
+    req_dbd *h;
 
-    db->dbd = dbd_acquire ? dbd_acquire(r) : NULL;
+    apr_pool_userdata_get(&data, REQ_DBD_KEY, m->pool);
+    if (!(h = data)) {
+        h = apr_pcalloc(m->pool, sizeof(*h));
+        h->s = m->server;
+        apr_pool_userdata_setn(h, REQ_DBD_KEY, NULL, m->pool);
+    }
+    if (!h->dbd && dbd_open && (h->dbd = dbd_open(m->pool, m->server)) != NULL) {
+        apr_pool_cleanup_register(m->pool, h, req_dbd_close, apr_pool_cleanup_null);
+    }
+    db->dbd = h->dbd;
     if (!db->dbd) {
         ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r,
                       "no database connection (check DBDriver/DBDParams and that the "
                       "database is reachable and readable by the server's user)");
         return HTTP_SERVICE_UNAVAILABLE;
     }
+    data = NULL;
     apr_pool_userdata_get(&data, CONN_KEY, db->dbd->pool);
     db->conn = data ? data : conn_init(r, r->server, db->dbd);
     return db->conn ? OK : HTTP_SERVICE_UNAVAILABLE;
+}
+
+void rk_db_put(request_rec *r)
+{
+    void *data = NULL;
+    request_rec *m = initial_req(r);
+
+    apr_pool_userdata_get(&data, REQ_DBD_KEY, m->pool);
+    if (data && ((req_dbd *)data)->dbd) {
+        apr_pool_cleanup_kill(m->pool, data, req_dbd_close);
+        req_dbd_close(data);
+    }
 }
 
 int rk_db_open_bg(apr_pool_t *p, server_rec *s, rk_db *db)

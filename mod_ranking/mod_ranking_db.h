@@ -32,8 +32,12 @@ int rk_db_check_config(server_rec *s);
 int rk_db_post_config(apr_pool_t *pconf, server_rec *s);
 void rk_db_child_init(apr_pool_t *p, server_rec *s);
 
-/* This request's connection, its statements prepared.  OK, or 503 (logged). */
+/* This request's connection, its statements prepared.  OK, or 503 (logged).  Given
+ * back to mod_dbd's pool at the end of the request, or earlier by rk_db_put. */
 int rk_db_open(request_rec *r, rk_db *db);
+/* Give this request's connection back now (a request that parks: an event stream, a
+ * long poll); a later rk_db_open takes one again.  No rk_db of it may be used after. */
+void rk_db_put(request_rec *r);
 int rk_db_is_sqlite(const rk_db *db);
 
 /* For a thread of the module's own (no request): a connection of server S's pool, its

@@ -59,17 +59,29 @@ static int flush_pending(listener *l)
     return rv;
 }
 
-/* End a request that was parked: the end of the answer, flushed, then httpd's own
- * end of the request (the connection goes back to keep-alive or is closed). */
+/* End a request that was parked, and its connection: the end of the answer,
+ * flushed, httpd's own end of the request (its log line; its pool is freed once the
+ * EOR bucket is written, hence the second FLUSH), then the connection's pool, which
+ * closes the socket.  httpd 2.4's event MPM never takes a SUSPENDED connection back
+ * (ap_mpm_resume_suspended is trunk only): left alone, the connection, its socket and
+ * its memory would stay until the child exits, and the child's count of connections
+ * (connections_above_limit, and a graceful stop waiting for it to reach 0) with them.
+ * The MPM's own cleanups of that pool (ptrans) do its accounting, as when it closes a
+ * connection itself. */
 static void finish_parked(request_rec *r)
 {
+    conn_rec *c = r->connection;
     apr_bucket_brigade *bb;
 
     ap_finalize_request_protocol(r);
-    bb = apr_brigade_create(r->pool, r->connection->bucket_alloc);
-    APR_BRIGADE_INSERT_TAIL(bb, apr_bucket_flush_create(r->connection->bucket_alloc));
-    ap_pass_brigade(r->connection->output_filters, bb);
-    ap_process_request_after_handler(r);
+    bb = apr_brigade_create(c->pool, c->bucket_alloc);
+    APR_BRIGADE_INSERT_TAIL(bb, apr_bucket_flush_create(c->bucket_alloc));
+    ap_pass_brigade(c->output_filters, bb);
+    ap_process_request_after_handler(r);   /* r is gone after this */
+    APR_BRIGADE_INSERT_TAIL(bb, apr_bucket_flush_create(c->bucket_alloc));
+    ap_pass_brigade(c->output_filters, bb);
+    apr_brigade_cleanup(bb);
+    apr_pool_destroy(c->pool);
 }
 
 /* A parked listener's turn, on a worker thread of the MPM (rk_live_schedule). */
@@ -94,6 +106,8 @@ static void callback(void *baton)
     }
     apr_thread_mutex_unlock(rk_live.mutex);
     if (done && !l->stream) {
+        /* the connection is closed after the answer (finish_parked): say so */
+        r->connection->keepalive = AP_CONN_CLOSE;
         l->reread(r, l->rq);   /* the new answer, or 304 */
     }
     apr_thread_mutex_unlock(r->invoke_mtx);
@@ -166,6 +180,7 @@ static listener *listener_new(request_rec *r, rk_req *rq, int stream)
     l->async = can_park(r);
     l->last_write = apr_time_now();
     l->turn = callback;
+    l->hup_fd = -1;
     if (!l->async && apr_thread_cond_create(&l->cond, r->pool) != APR_SUCCESS) {
         return NULL;
     }
@@ -309,14 +324,12 @@ int rk_events(request_rec *r, rk_req *rq)
         }
         apr_thread_mutex_unlock(rk_live.mutex);
     }
-    l->src->listeners++;
-    rk_stats_add(&rk_stats->streams, 1);
-    l->next = rk_live.head;
-    if (rk_live.head) {
-        rk_live.head->prev = l;
-    }
-    rk_live.head = l;
+    rk_live_link(l);
     apr_thread_mutex_unlock(rk_live.mutex);
+    /* the stream needs no database connection of its own from now on (the watcher
+     * reads the change log with its own): give it back, or every open stream would
+     * hold one */
+    rk_db_put(r);
     if (l->async) {
         return SUSPENDED;
     }
@@ -359,13 +372,7 @@ int rk_live_wait(request_rec *r, rk_req *rq, int seconds, rk_reread_fn *reread)
          * revision, or another database, is a change) */
         l->changed = l->src->have_rev && (l->src->rev > l->rev
                                           || strcmp(l->src->epoch, rq->rev.epoch) != 0);
-        l->src->listeners++;
-        rk_stats_add(&rk_stats->polls, 1);
-        l->next = rk_live.head;
-        if (rk_live.head) {
-            rk_live.head->prev = l;
-        }
-        rk_live.head = l;
+        rk_live_link(l);
         if (l->changed) {
             rk_live_schedule(l);
         }
@@ -374,6 +381,8 @@ int rk_live_wait(request_rec *r, rk_req *rq, int seconds, rk_reread_fn *reread)
     if (!ok) {
         return busy(r);
     }
+    /* no database connection while waiting: the answer's reread takes one again */
+    rk_db_put(r);
     if (l->async) {
         return SUSPENDED;
     }

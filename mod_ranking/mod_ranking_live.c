@@ -18,11 +18,17 @@
  * listeners of that kind are capped server-wide (shared memory) so that they never
  * take every worker.
  *
- * A stream whose client is gone is found by its next write (a keep-alive comment at
- * least every RankingEventKeepAlive seconds); a stream that does not read is dropped
+ * A parked connection is not polled by the MPM: the watcher keeps the listeners'
+ * sockets in an epoll set of its own (EPOLLRDHUP only) and ends, at its next tick, a
+ * listener whose client closed its side; else a client that is gone is found by the
+ * next write (a keep-alive comment at least every RankingEventKeepAlive seconds), so
+ * that a closed stream holds its connection for at most a tick (250 ms), not until
+ * its next keep-alive comment.  A stream that does not read is dropped
  * once RankingEventBuffer bytes wait for it.  A child that stops (graceful restart,
  * stop) ends its streams and answers its long polls first. */
+#include <sys/epoll.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "ap_mpm.h"
 
@@ -123,8 +129,40 @@ void rk_live_schedule(listener *l)
     }
 }
 
+void rk_live_link(listener *l)
+{
+    conn_rec *c = l->r->connection;
+    apr_socket_t *sock = c->master ? NULL : ap_get_conn_socket(c);
+    apr_os_sock_t fd;
+
+    l->src->listeners++;
+    rk_stats_add(l->stream ? &rk_stats->streams : &rk_stats->polls, 1);
+    l->next = rk_live.head;
+    l->prev = NULL;
+    if (rk_live.head) {
+        rk_live.head->prev = l;
+    }
+    rk_live.head = l;
+    /* an HTTP/2 stream's own connection is mod_http2's: it sees a reset itself */
+    l->hup_fd = -1;
+    if (rk_live.ep >= 0 && sock && apr_os_sock_get(&fd, sock) == APR_SUCCESS) {
+        struct epoll_event ev;
+
+        memset(&ev, 0, sizeof(ev));
+        ev.events = EPOLLRDHUP;
+        ev.data.ptr = l;
+        if (epoll_ctl(rk_live.ep, EPOLL_CTL_ADD, fd, &ev) == 0) {
+            l->hup_fd = fd;
+        }
+    }
+}
+
 void rk_live_unlink(listener *l)
 {
+    if (l->hup_fd >= 0) {
+        epoll_ctl(rk_live.ep, EPOLL_CTL_DEL, l->hup_fd, NULL);
+        l->hup_fd = -1;
+    }
     if (l->prev) {
         l->prev->next = l->next;
     }
@@ -284,6 +322,28 @@ static void poll_source(apr_pool_t *p, source *src)
     }
 }
 
+/* End the listeners whose client closed its side (rk_live.mutex held: a listener is
+ * taken out of the epoll set by rk_live_unlink under the mutex, so every event read
+ * here is of a listener still linked). */
+static void gone(void)
+{
+    struct epoll_event evs[256];
+    int k, j;
+
+    while (rk_live.ep >= 0 && (k = epoll_wait(rk_live.ep, evs, 256, 0)) > 0) {
+        for (j = 0; j < k; j++) {
+            listener *l = evs[j].data.ptr;
+
+            epoll_ctl(rk_live.ep, EPOLL_CTL_DEL, l->hup_fd, NULL);
+            l->hup_fd = -1;
+            l->end = 1;
+        }
+        if (k < 256) {
+            break;
+        }
+    }
+}
+
 static void *APR_THREAD_FUNC watcher(apr_thread_t *t, void *data)
 {
     apr_pool_t *p;
@@ -314,6 +374,7 @@ static void *APR_THREAD_FUNC watcher(apr_thread_t *t, void *data)
         }
         ap_mpm_query(AP_MPMQ_MPM_STATE, &state);
         apr_thread_mutex_lock(rk_live.mutex);
+        gone();
         now = apr_time_now();
         for (l = rk_live.head; l; l = l->next) {
             if (state == AP_MPMQ_STOPPING) {
@@ -352,6 +413,10 @@ static apr_status_t live_stop(void *unused)
         apr_thread_join(&rv, rk_live.thread);
         rk_live.thread = NULL;
     }
+    if (rk_live.ep >= 0) {
+        close(rk_live.ep);
+        rk_live.ep = -1;
+    }
     rk_live.ready = 0;
     return APR_SUCCESS;
 }
@@ -362,6 +427,11 @@ void rk_live_child_init(apr_pool_t *p, server_rec *s)
 
     memset(&rk_live, 0, sizeof(rk_live));
     rk_live.pool = p;
+    /* without it, a closed stream is found by its next keep-alive comment only */
+    if ((rk_live.ep = epoll_create1(EPOLL_CLOEXEC)) < 0) {
+        ap_log_error(APLOG_MARK, APLOG_WARNING, errno, s, "mod_ranking: no epoll set for "
+                     "the listeners: a client that leaves is noticed at the next write");
+    }
     ap_mpm_query(AP_MPMQ_IS_ASYNC, &async);
     rk_live.async_mpm = async;
     if (apr_thread_mutex_create(&rk_live.mutex, APR_THREAD_MUTEX_DEFAULT, p) != APR_SUCCESS

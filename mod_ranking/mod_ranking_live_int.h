@@ -39,6 +39,7 @@ typedef struct listener {
     int scheduled;              /* a callback is registered, not run yet */
     int end;                    /* end it at its next turn */
     int changed;                /* poll: the data moved */
+    int hup_fd;                 /* its socket, in rk_live.ep: -1 when not there */
     apr_thread_cond_t *cond;    /* holding its thread: signalled by the watcher */
     apr_bucket_brigade *bb;     /* stream: reused by every write */
     ap_mpm_callback_fn_t *turn; /* parked: its turn, on a worker thread of the MPM
@@ -65,6 +66,7 @@ typedef struct {
     int stop, poked, ready;
     apr_thread_t *thread;
     int async_mpm;
+    int ep;                     /* epoll of the listeners' sockets: clients that left */
 } rk_live_state;
 
 /* The state of this child's listeners (mod_ranking_live.c). */
@@ -77,6 +79,7 @@ extern int rk_holding_cap;
 /* mod_ranking_live.c; rk_live.mutex held */
 void rk_live_append(listener *l, const char *text, size_t n);
 void rk_live_schedule(listener *l);
+void rk_live_link(listener *l);   /* L->src set */
 void rk_live_unlink(listener *l);
 source *rk_live_source(server_rec *s);
 

@@ -22,6 +22,10 @@
 #     If-None-Match;
 #  9. ./scripts/demo after an unclean stop: a pid file naming another process is
 #     removed and the demo starts; one naming the running demo refuses a second start.
+#  7b. over HTTP/2 (h2c): reads, an event stream and a long poll;
+# 10. (event MPM) 100,000 event streams opened and closed in turn leave the children's
+#     sockets and memory where they were; a client that does not read its stream is
+#     dropped past RankingEventBuffer without growing the server's memory.
 # Prints "N passed, M failed"; exits non-zero on any failure.
 use strict;
 use warnings;
@@ -30,7 +34,9 @@ use File::Basename qw(dirname);
 use File::Copy qw(copy);
 use File::Path qw(make_path remove_tree);
 use File::Temp qw(tempdir);
+use JSON::PP;
 use LWP::UserAgent;
+use IO::Socket::INET;
 use POSIX qw(_exit);
 use Time::HiRes qw(time sleep);
 use lib dirname(abs_path(__FILE__)) . '/../lib';
@@ -490,6 +496,124 @@ ok(defined $judge && defined $demo, 'logins on the shared database');
     ($rc, $out) = $configtest->('cache-none', dbd => 1, shmcb => 0, cache => 'none');
     ok($rc == 0 && $out =~ /Syntax OK/, "configtest: RankingLoginCache none needs no socache provider (exit $rc)");
     print "# $_\n" for $rc ? split /\n/, $out : ();
+}
+
+# ---- 10. event streams opened and closed in turn; a reader that does not read -------
+# (event MPM only: there a stream is parked, without a thread)
+# 10a. 100,000 streams opened and closed in turn (bench/sse-clients.c, 100 at a time)
+#      leave each child's sockets and memory where they were after a warm-up of 5,000:
+#      at most 2 more sockets per child (keep-alive connections of this script), at
+#      most 1 MiB more RSS per child (a leak of 20 bytes per stream would be 1 MiB in
+#      each of the 2 children), the same children;
+# 10b. a stream whose client never reads, while lane PUTs are made: the server drops it
+#      past RankingEventBuffer (its log says so, its connection ends), a child's RSS
+#      grows by less than 8 MiB meanwhile, and a stream that reads gets every change.
+if ($mpm eq 'event') {
+    my $db8 = "$tmp/streams/ranking.db";
+    make_db($db8);
+    my $client = "$tmp/sse-clients";
+    system('cc', '-O2', '-Wall', '-Wextra', '-Werror', '-o', $client, "$root/bench/sse-clients.c") == 0
+        or die "cannot build bench/sse-clients.c\n";
+    my $s = RkServer->new(dir => "$tmp/streamsrv", so => $so, driver => 'sqlite3', mpm => $mpm,
+                          params => "file:$db8?mode=rw", nofile => 20_000, extra => <<'CONF');
+StartServers 2
+ServerLimit 2
+ThreadsPerChild 32
+MaxRequestWorkers 64
+MinSpareThreads 1
+MaxSpareThreads 64
+AsyncRequestWorkerFactor 64
+RankingEventBuffer 4096
+<Location /api>
+    RankingLoginLimit 0
+</Location>
+CONF
+    push @servers, $s;
+    my $judge = $s->login('judge', 'judge');
+    my $children = sub {
+        my %c;
+        for my $pid (split ' ', `ps --ppid @{[ $s->pid ]} -o pid=`) {
+            my $socks = grep { (readlink($_) // '') =~ /^socket:/ } glob("/proc/$pid/fd/*");
+            open my $fh, '<', "/proc/$pid/status" or next;
+            my ($rss) = map { /^VmRSS:\s+(\d+)/ ? $1 : () } <$fh>;
+            $c{$pid} = { socks => $socks, rss => $rss };
+        }
+        return \%c;
+    };
+    my $churn = sub {
+        my $out = `'$client' churn $s->{port} '$judge' /api/competition/2/events $_[0] 100`;
+        return (eval { JSON::PP::decode_json($out) } // {})->{ok} // 0;
+    };
+    my $warm = $churn->(5000);
+    sleep 1;
+    my $before = $children->();
+    my $t0 = time;
+    my $ok = $churn->(100_000);
+    my $secs = time - $t0;
+    sleep 1;   # the watcher's tick: the last streams' ends
+    my $after = $children->();
+    ok($warm == 5000 && $ok == 100_000, sprintf('100,000 event streams opened and closed in turn, '
+                                                . 'each answered 200 (%d, in %.0f s)', $ok, $secs));
+    my @pids = sort keys %$before;
+    ok(@pids == 2 && !grep({ !$after->{$_} } @pids) && keys %$after == 2,
+       'the same two children before and after');
+    my @socks = map { "$before->{$_}{socks} -> " . ($after->{$_}{socks} // '?') } @pids;
+    ok(!grep({ ($after->{$_}{socks} // 1e9) > $before->{$_}{socks} + 2 } @pids),
+       "each child's sockets where they were (@socks)");
+    my @rss = map { "$before->{$_}{rss} -> " . ($after->{$_}{rss} // '?') . ' KiB' } @pids;
+    ok(!grep({ ($after->{$_}{rss} // 1e9) > $before->{$_}{rss} + 1024 } @pids),
+       "each child's memory where it was, within 1 MiB (@rss)");
+
+    # 10b: the slow reader: a receive buffer of 4 KiB it never reads
+    require Socket;
+    my $slow = IO::Socket::INET->new(Proto => 'tcp', PeerAddr => "127.0.0.1:$s->{port}") or die "connect: $!";
+    setsockopt($slow, Socket::SOL_SOCKET(), Socket::SO_RCVBUF(), 4096);
+    print $slow "GET /api/competition/2/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+              . "Authorization: Bearer $judge\r\nAccept: text/event-stream\r\n\r\n";
+    my $reader = SseClient::open("127.0.0.1:$s->{port}", '/api/competition/2/events', $judge);
+    my $rss0 = $children->();
+    my $ua = LWP::UserAgent->new(keep_alive => 1, timeout => 30);
+    my ($puts, $bad) = (0, 0);
+    my $end = time + 8;
+    my $last;
+    while (time < $end) {
+        $last = sprintf '%d.%02d', 100 + $puts % 800, $puts % 100;
+        my ($code) = $s->call('PUT', '/competition/2/zone/26/heat/253/voie/2014', $judge,
+                              { score => $last }, $ua);
+        $bad++ if $code != 200;
+        $puts++;
+        SseClient::read($reader, 0.001, undef) if $puts % 50 == 0;   # keeps up
+    }
+    my $rss1 = $children->();
+    my $seen = join '', map { $_->{data} } SseClient::events(SseClient::read($reader, 5, qr/"score":"\Q$last\E"/));
+    my $log = '';
+    for (1 .. 30) {
+        $log = $s->error_log;
+        last if $log =~ /event stream dropped: its client reads too slowly/;
+        sleep 0.2;
+    }
+    ok($puts > 500 && !$bad, "$puts lane PUTs while a client does not read its stream");
+    ok($log =~ /event stream dropped: its client reads too slowly/,
+       'the stream that is not read is dropped past RankingEventBuffer');
+    my $grew = 0;
+    for my $pid (keys %$rss0) {
+        my $g = ($rss1->{$pid}{rss} // 0) - $rss0->{$pid}{rss};
+        $grew = $g if $g > $grew;
+    }
+    ok($grew < 8192, "a child's RSS grew by $grew KiB meanwhile (less than 8 MiB)");
+    ok($seen =~ /"score":"\Q$last\E"/, 'a stream that reads got the last change');
+    # the server ended the slow stream: once read, its connection ends
+    $slow->blocking(0);
+    my ($buf, $eof, $t1) = ('', 0, time);
+    while (time - $t1 < 10) {
+        my $n = sysread($slow, $buf, 65536);
+        if (defined $n && $n == 0) { $eof = 1; last; }
+        sleep 0.05 unless defined $n;
+    }
+    ok($eof, 'the dropped stream\'s connection ends');
+    SseClient::close($reader);
+    close $slow;
+    $s->stop;
 }
 
 my @errors = grep { /AddressSanitizer|runtime error:|segfault|Segmentation/ } map { split /\n/, $_->error_log } @servers;

@@ -21,7 +21,8 @@ sub free_port {
 }
 
 # %opts: dir (scratch directory), so (module path), driver, params (DBDParams),
-# mpm (event|prefork|worker, default event), extra (more configuration lines).
+# mpm (event|prefork|worker, default event), extra (more configuration lines), nofile
+# (open files allowed to httpd).
 sub new {
     my ($class, %o) = @_;
     my $self = bless { %o, port => free_port(), mpm => $o{mpm} // 'event' }, $class;
@@ -63,8 +64,15 @@ CONF
     return $self;
 }
 
+# With nofile => N, httpd starts with that many open files allowed (or the hard limit,
+# if lower): a server of thousands of event streams needs more than the usual 1,024.
 sub httpd {
     my ($self, @args) = @_;
+    if ($self->{nofile}) {
+        return system('sh', '-c', 'n=$(ulimit -Hn); [ "$n" = unlimited ] || [ "$n" -gt "$0" ] && n=$0; '
+                      . 'ulimit -n "$n" && exec apache2 "$@"', $self->{nofile},
+                      '-f', $self->{conf}, @args) == 0;
+    }
     return system('apache2', '-f', $self->{conf}, @args) == 0;
 }
 
