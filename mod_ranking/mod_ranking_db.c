@@ -24,8 +24,6 @@ static apr_global_mutex_t *write_mutex;
  * so check_config, which apache2 -t runs, already sees them).  0, or -1 logged. */
 static int find_dbd(server_rec *s)
 {
-    apr_status_t rv;
-
     dbd_open = APR_RETRIEVE_OPTIONAL_FN(ap_dbd_open);
     dbd_close = APR_RETRIEVE_OPTIONAL_FN(ap_dbd_close);
     if (!dbd_open || !dbd_close) {
