@@ -10,11 +10,15 @@
 
 #define ANSWER_CACHE_BYTES (32u << 20)
 #define ANSWER_CACHE_ENTRIES 4096u
+/* answers of a query string (a page, a filter, a division): a cache of their own, so
+ * that a flood of distinct parameter sets empties only that one */
+#define QUERIED_CACHE_BYTES (8u << 20)
+#define QUERIED_CACHE_ENTRIES 1024u
 #define TOKEN_CACHE_BYTES (2u << 20)
 #define TOKEN_CACHE_ENTRIES 8192u
 #define BUILD_LOCKS 32
 
-static rk_cache *answers, *tokens;
+static rk_cache *answers, *queried, *tokens;
 static apr_thread_mutex_t *cache_mutex;
 static unsigned char token_hash_key[16];   /* drawn at child start */
 static apr_thread_mutex_t *build_locks[BUILD_LOCKS];
@@ -23,8 +27,9 @@ static apr_status_t caches_destroy(void *unused)
 {
     (void)unused;
     rk_cache_destroy(answers);
+    rk_cache_destroy(queried);
     rk_cache_destroy(tokens);
-    answers = tokens = NULL;
+    answers = queried = tokens = NULL;
     return APR_SUCCESS;
 }
 
@@ -50,6 +55,7 @@ void rk_cache_child_init(apr_pool_t *p, server_rec *s)
         }
     }
     answers = rk_cache_create(ANSWER_CACHE_BYTES, ANSWER_CACHE_ENTRIES);
+    queried = rk_cache_create(QUERIED_CACHE_BYTES, QUERIED_CACHE_ENTRIES);
     tokens = rk_cache_create(TOKEN_CACHE_BYTES, TOKEN_CACHE_ENTRIES);
     apr_pool_cleanup_register(p, NULL, caches_destroy, apr_pool_cleanup_null);
 }
@@ -65,30 +71,39 @@ static void unlock(void)
     apr_thread_mutex_unlock(cache_mutex);
 }
 
+/* The cache of KEY: a key with a query ('?') goes to the cache of queried answers. */
+static rk_cache *cache_of(const char *key)
+{
+    return strchr(key, '?') ? queried : answers;
+}
+
 const void *rk_answer_acquire(const char *key, apr_uint64_t rev, size_t *len)
 {
+    rk_cache *c = cache_of(key);
     const void *v;
 
-    if (!lock(answers)) {
+    if (!lock(c)) {
         return NULL;
     }
-    v = rk_cache_acquire(answers, key, rev, len);
+    v = rk_cache_acquire(c, key, rev, len);
     if (v) {
         rk_stats_add(&rk_stats->answer_hits, 1);
     }
-    rk_stats_set(&rk_stats->answer_entries, rk_cache_entries(answers));
-    rk_stats_set(&rk_stats->answer_bytes, rk_cache_bytes(answers));
+    rk_stats_set(&rk_stats->answer_entries, rk_cache_entries(answers) + rk_cache_entries(queried));
+    rk_stats_set(&rk_stats->answer_bytes, rk_cache_bytes(answers) + rk_cache_bytes(queried));
     unlock();
     return v;
 }
 
-void rk_answer_insert(apr_uint64_t rev, void *v)
+void rk_answer_insert(apr_uint64_t rev, void *v, const char *key)
 {
-    if (lock(answers)) {
-        rk_cache_insert(answers, rev, v);
+    rk_cache *c = cache_of(key);
+
+    if (lock(c)) {
+        rk_cache_insert(c, rev, v);
         rk_stats_add(&rk_stats->answer_misses, 1);   /* a miss is an answer built */
-        rk_stats_set(&rk_stats->answer_entries, rk_cache_entries(answers));
-        rk_stats_set(&rk_stats->answer_bytes, rk_cache_bytes(answers));
+        rk_stats_set(&rk_stats->answer_entries, rk_cache_entries(answers) + rk_cache_entries(queried));
+        rk_stats_set(&rk_stats->answer_bytes, rk_cache_bytes(answers) + rk_cache_bytes(queried));
         unlock();
     }
 }

@@ -19,8 +19,54 @@
  * allocator would keep the freed memory for later requests of the connection (up to
  * MaxMemFree each), nor in malloc arenas, where a JSON tree of it used to be built.
  * The answer is written straight from the rows (rk_json_answer): sized, then written. */
+/* The index of the field NAME of RES, or -1. */
+static int field_index(const rk_resource *res, const char *name)
+{
+    int i;
+
+    for (i = 0; i < res->nfields; i++) {
+        if (strcmp(res->fields[i].name, name) == 0) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* Keep the rows of VALS (NF values each) that LQ's filters select, then the page LQ
+ * asks for; the number of rows selected (before paging) into *TOTAL. */
+static void filter_rows(apr_array_header_t *vals, int nf, const rk_resource *res,
+                        const rk_list_query *lq, size_t *total)
+{
+    const char *want[3] = { lq->division, lq->status, lq->wod };
+    int at[3] = { field_index(res, "division"), field_index(res, "status"),
+                  field_index(res, "wod_id") };
+    const char **row = (const char **)vals->elts, **keep = row;
+    size_t n = (size_t)vals->nelts, kept = 0, i, first, count;
+    int f;
+
+    for (i = 0; i < n; i++, row += nf) {
+        int ok = 1;
+
+        for (f = 0; f < 3 && ok; f++) {
+            ok = !want[f] || (at[f] >= 0 && row[at[f]] && strcmp(row[at[f]], want[f]) == 0);
+        }
+        if (ok) {
+            memmove(keep + kept * (size_t)nf, row, (size_t)nf * sizeof(*row));
+            kept++;
+        }
+    }
+    *total = kept;
+    first = lq->offset < 0 || (size_t)lq->offset > kept ? kept : (size_t)lq->offset;
+    count = kept - first;
+    if (lq->limit > 0 && (size_t)lq->limit < count) {
+        count = (size_t)lq->limit;
+    }
+    memmove(keep, keep + first * (size_t)nf, count * (size_t)nf * sizeof(*keep));
+    vals->nelts = (int)count;
+}
+
 void *rk_build_answer(request_rec *r, rk_db *db, const rk_route *route, const char *key,
-                      int *status, size_t *len)
+                      const rk_list_query *lq, int *status, size_t *len)
 {
     const rk_route_def *def = rk_route_def_of(route->id);
     const rk_resource *res = def->res;
@@ -66,11 +112,18 @@ void *rk_build_answer(request_rec *r, rk_db *db, const rk_route *route, const ch
         *status = HTTP_NOT_FOUND;
     }
     else {
-        const char *const *rows = (const char *const *)vals->elts;   /* one after the other */
+        const char *const *rows;
+        size_t total = (size_t)vals->nelts;
 
+        if (def->list && lq) {
+            filter_rows(vals, nf, res, lq, &total);
+        }
+        rows = (const char *const *)vals->elts;   /* one after the other */
         *len = rk_json_answer(NULL, res, def->list, rows, (size_t)vals->nelts);
         if ((out = rk_cache_value_new(key, *len)) != NULL) {
             rk_json_answer(out, res, def->list, rows, (size_t)vals->nelts);
+            /* the whole (filtered) list's length, for X-Total-Count */
+            rk_cache_value_set_meta(out, total > UINT32_MAX ? UINT32_MAX : (uint32_t)total);
             *status = HTTP_OK;
         }
     }
@@ -80,7 +133,8 @@ void *rk_build_answer(request_rec *r, rk_db *db, const rk_route *route, const ch
 
 /* The answer cache's key of a read: the database, the route, its ids and the
  * query parameters that change the answer. */
-static const char *answer_key(request_rec *r, const rk_req *rq, const char *division)
+static const char *answer_key(request_rec *r, const rk_req *rq, const char *division,
+                              const rk_list_query *lq)
 {
     const char *key = apr_pstrcat(r->pool, rq->rev.epoch, "|", rk_route_name(rq->route.id), NULL);
     int i;
@@ -88,7 +142,77 @@ static const char *answer_key(request_rec *r, const rk_req *rq, const char *divi
     for (i = 0; i < rq->route.nids; i++) {
         key = apr_pstrcat(r->pool, key, "/", rq->route.ids[i], NULL);
     }
-    return division ? apr_pstrcat(r->pool, key, "?division=", division, NULL) : key;
+    if (lq && lq->given) {   /* the normalized parameters: their order does not matter */
+        key = apr_pstrcat(r->pool, key, "?", lq->norm, NULL);
+        division = lq->division;
+    }
+    return division ? apr_pstrcat(r->pool, key, strchr(key, '?') ? "&" : "?", "division=",
+                                  division, NULL) : key;
+}
+
+/* The query parameters list route ID takes (0: not a list). */
+static unsigned list_params(rk_route_id id)
+{
+    const rk_route_def *def = rk_route_def_of(id);
+
+    if (!def || !def->list || def->answer != RK_ANSWER_ROWS) {
+        return 0;
+    }
+    switch (id) {
+    case RK_ROUTE_SPOTS:   return RK_QP_LIMIT | RK_QP_OFFSET | RK_QP_DIVISION;
+    case RK_ROUTE_A_HEATS:
+    case RK_ROUTE_B_HEATS: return RK_QP_LIMIT | RK_QP_OFFSET | RK_QP_STATUS | RK_QP_WOD;
+    default:               return RK_QP_LIMIT | RK_QP_OFFSET;
+    }
+}
+
+/* The answer of KEY for the request's revision: from the cache, or built (one build
+ * per key at a time in a child).  NULL with *STATUS (404, 503, 500) when there is
+ * none. */
+static const void *answer_of(request_rec *r, rk_req *rq, rk_db *db, const char *key,
+                             const char *division, const rk_list_query *lq, size_t *len,
+                             int *status)
+{
+    const rk_route_def *def = rk_route_def_of(rq->route.id);
+    apr_thread_mutex_t *lock;
+    const void *value;
+    void *built;
+
+    if ((value = rk_answer_acquire(key, rq->rev.data, len)) != NULL) {
+        return value;
+    }
+    /* built by another thread while this one waited for the lock? */
+    lock = rk_build_lock(key);
+    if (!lock || (value = rk_answer_acquire(key, rq->rev.data, len)) == NULL) {
+        built = def->answer == RK_ANSWER_BOARD
+                ? rk_board_build(r, db, &rq->route, division, key, status, len)
+                : rk_build_answer(r, db, &rq->route, key, lq, status, len);
+        if (built) {
+            /* the cache takes a reference of its own: ours goes with the answer */
+            rk_answer_insert(rq->rev.data, built, key);
+        }
+        value = built;
+    }
+    rk_build_unlock(lock);
+    return value;
+}
+
+/* X-Total-Count on a list's answer (VALUE), and Link to the next page when LQ asks
+ * for a page that is not the last. */
+static void list_headers(request_rec *r, const void *value, const rk_list_query *lq)
+{
+    apr_uint64_t total = rk_cache_value_meta(value);
+
+    apr_table_setn(r->headers_out, "X-Total-Count", apr_psprintf(r->pool, "%" APR_UINT64_T_FMT, total));
+    if (lq->limit > 0 && (apr_uint64_t)(lq->offset + lq->limit) < total) {
+        size_t n = (r->args ? strlen(r->args) : 0) + 32;
+        char *q = apr_palloc(r->pool, n);
+
+        if (rk_query_with_offset(r->args, lq->offset + lq->limit, q, n) > 0) {
+            apr_table_setn(r->headers_out, "Link", apr_psprintf(r->pool, "<%s?%s>; rel=\"next\"",
+                           r->parsed_uri.path ? r->parsed_uri.path : r->uri, q));
+        }
+    }
 }
 
 /* A long poll's answer once it has waited: the revision read again, the new answer
@@ -152,7 +276,7 @@ static const void *gzipped(request_rec *r, const char *key, apr_uint64_t rev, co
         if ((n = rk_gzip(value, len, buf, 6)) > 0 && (made = rk_cache_value_new(gzkey, n)) != NULL) {
             memcpy(made, buf, n);
             *gzlen = n;
-            rk_answer_insert(rev, made);
+            rk_answer_insert(rev, made, gzkey);
         }
         free(buf);
     }
@@ -169,12 +293,14 @@ int rk_read(request_rec *r, rk_req *rq)
     const rk_route_def *def = rk_route_def_of(rq->route.id);
     const char *key, *division = NULL, *etag, *plain;
     const void *value;
-    void *built = NULL;
     size_t len = 0, gzlen = 0;
     int status, rv, enc, gz;
+    unsigned qp = list_params(rq->route.id);
+    rk_list_query lq;
     rk_cond cond;
-    apr_thread_mutex_t *lock;
     rk_db db;
+
+    memset(&lq, 0, sizeof(lq));
 
     /* the answer's coding depends on Accept-Encoding, whatever the answer */
     if (!rq->waited) {   /* (a long poll's second turn has it already) */
@@ -196,24 +322,22 @@ int rk_read(request_rec *r, rk_req *rq)
     if (rk_request_revision(r, &db, rq) != 0) {
         return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
     }
-    key = answer_key(r, rq, division);
-    if ((value = rk_answer_acquire(key, rq->rev.data, &len)) == NULL) {
-        /* one build per key at a time: built by another thread while this one waited? */
-        lock = rk_build_lock(key);
-        if (!lock || (value = rk_answer_acquire(key, rq->rev.data, &len)) == NULL) {
-            built = def->answer == RK_ANSWER_BOARD
-                    ? rk_board_build(r, &db, &rq->route, division, key, &status, &len)
-                    : rk_build_answer(r, &db, &rq->route, key, &status, &len);
-            if (built) {
-                /* the cache takes a reference of its own: ours goes with the answer */
-                rk_answer_insert(rq->rev.data, built);
+    if (qp) {
+        size_t n = 3 * ((r->args ? strlen(r->args) : 0) + 1);
+
+        if (rk_list_query_parse(r->args, qp, apr_palloc(r->pool, n), n, &lq) < 0) {
+            /* a bad query of a list that exists is 400; of one that does not, 404 */
+            if ((value = answer_of(r, rq, &db, answer_key(r, rq, NULL, NULL), NULL, NULL,
+                                   &len, &status)) == NULL) {
+                return rk_send_status(r, status);
             }
-            value = built;
+            rk_cache_release(value);
+            return rk_send_error(r, HTTP_BAD_REQUEST, "Invalid query");
         }
-        rk_build_unlock(lock);
-        if (!value) {
-            return rk_send_status(r, status);   /* 404 (or 503, 500) first */
-        }
+    }
+    key = answer_key(r, rq, division, &lq);
+    if ((value = answer_of(r, rq, &db, key, division, &lq, &len, &status)) == NULL) {
+        return rk_send_status(r, status);   /* 404 (or 503, 500) first */
     }
     /* one strong ETag per data revision, and per parameter set; a lane's own */
     if (is_lane_route(rq->route.id)) {
@@ -222,7 +346,8 @@ int rk_read(request_rec *r, rk_req *rq)
     else {
         etag = apr_psprintf(r->pool, "\"%s-%" APR_UINT64_T_FMT, rq->rev.epoch, rq->rev.data);
         etag = division ? apr_psprintf(r->pool, "%s-d%08x\"", etag, rk_cache_hash(division))
-                        : apr_pstrcat(r->pool, etag, "\"", NULL);
+               : lq.given ? apr_psprintf(r->pool, "%s-q%08x\"", etag, rk_cache_hash(strchr(key, '?')))
+               : apr_pstrcat(r->pool, etag, "\"", NULL);
     }
     if (!etag) {
         rk_cache_release(value);
@@ -258,6 +383,9 @@ int rk_read(request_rec *r, rk_req *rq)
         }
         r->status = HTTP_NOT_MODIFIED;
         return OK;
+    }
+    if (qp) {
+        list_headers(r, value, &lq);
     }
     if (gz) {
         const void *z = gzipped(r, key, rq->rev.data, value, len, &gzlen);

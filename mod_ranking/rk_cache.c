@@ -29,7 +29,7 @@ typedef struct entry {
     char *key;         /* after the value, inside the same allocation */
     size_t mapped;     /* bytes mapped (munmap), or 0 when malloc()ed */
     unsigned refs;
-    unsigned pad;
+    uint32_t meta;     /* the caller's (a list's whole length) */
 } entry;
 
 #define VALUE(e) ((char *)((e) + 1))
@@ -214,7 +214,18 @@ void *rk_cache_value_new(const char *key, size_t len)
     e->len = len;
     e->size = klen + len;
     e->rev = 0;
+    e->meta = 0;
     return VALUE(e);
+}
+
+void rk_cache_value_set_meta(void *value, uint32_t meta)
+{
+    ENTRY(value)->meta = meta;
+}
+
+uint32_t rk_cache_value_meta(const void *value)
+{
+    return ENTRY(value)->meta;
 }
 
 int rk_cache_insert(rk_cache *c, uint64_t rev, void *value)

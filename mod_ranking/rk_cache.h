@@ -40,6 +40,11 @@ int rk_cache_put(rk_cache *c, const char *key, uint64_t rev, const void *val, si
 void *rk_cache_value_new(const char *key, size_t len);
 int rk_cache_insert(rk_cache *c, uint64_t rev, void *value);
 
+/* A number kept with a value (set before it is shared; 0 unless set): the answer
+ * cache keeps a list's whole length there, for X-Total-Count. */
+void rk_cache_value_set_meta(void *value, uint32_t meta);
+uint32_t rk_cache_value_meta(const void *value);
+
 /* Values allocated and not yet freed, over every cache of the process (for tests). */
 size_t rk_cache_values_alive(void);
 

@@ -1,4 +1,5 @@
 /* rk_query.c: see rk_query.h. */
+#include <stdio.h>
 #include <string.h>
 
 #include "rk_query.h"
@@ -80,4 +81,126 @@ int rk_query_get(const char *args, const char *name, char *buf, size_t bufsize,
         p = end ? end + 1 : NULL;
     }
     return found;
+}
+
+/* V: decimal digits only, at most MAXLEN of them, a value within [MIN, MAX] */
+static int number(const char *v, size_t maxlen, long long min, long long max, long long *out)
+{
+    size_t n = strlen(v), i;
+    long long x = 0;
+
+    if (n == 0 || n > maxlen) {
+        return -1;
+    }
+    for (i = 0; i < n; i++) {
+        if (v[i] < '0' || v[i] > '9') {
+            return -1;
+        }
+        x = x * 10 + (v[i] - '0');
+    }
+    if (x < min || x > max) {
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+int rk_list_query_parse(const char *args, unsigned allowed, char *buf, size_t bufsize,
+                        rk_list_query *q)
+{
+    static const struct { unsigned bit; const char *name; } params[] = {
+        { RK_QP_LIMIT, "limit" }, { RK_QP_OFFSET, "offset" }, { RK_QP_DIVISION, "division" },
+        { RK_QP_STATUS, "status" }, { RK_QP_WOD, "wod" },
+    };
+    size_t i, part = bufsize / 3;
+    long long wod;
+
+    memset(q, 0, sizeof(*q));
+    for (i = 0; i < sizeof(params) / sizeof(params[0]); i++) {
+        const char *v;
+        char *slot = buf + (params[i].bit == RK_QP_DIVISION ? 0 : params[i].bit == RK_QP_STATUS
+                            ? part : 2 * part);
+        char num[32];
+        int rv;
+
+        if (!(allowed & params[i].bit)) {
+            continue;
+        }
+        /* limit and offset are read into a buffer of their own (too long: not a number) */
+        if (params[i].bit == RK_QP_LIMIT || params[i].bit == RK_QP_OFFSET) {
+            rv = rk_query_get(args, params[i].name, num, sizeof(num), &v);
+        }
+        else {
+            rv = rk_query_get(args, params[i].name, slot, part, &v);
+        }
+        if (rv < 0) {
+            return -1;
+        }
+        if (rv == 0) {
+            continue;
+        }
+        q->given |= params[i].bit;
+        switch (params[i].bit) {
+        case RK_QP_LIMIT:
+            if (number(v, 4, 1, RK_LIST_LIMIT_MAX, &q->limit) != 0) {
+                return -1;
+            }
+            break;
+        case RK_QP_OFFSET:
+            if (number(v, 18, 0, 999999999999999999LL, &q->offset) != 0) {
+                return -1;
+            }
+            break;
+        case RK_QP_DIVISION:
+            q->division = v;
+            break;
+        case RK_QP_STATUS:
+            if (strcmp(v, "scheduled") != 0 && strcmp(v, "running") != 0
+                && strcmp(v, "finished") != 0) {
+                return -1;
+            }
+            q->status = v;
+            break;
+        case RK_QP_WOD:
+            if (v[0] == '0' || number(v, 18, 1, 999999999999999999LL, &wod) != 0) {
+                return -1;
+            }
+            q->wod = v;
+            break;
+        }
+    }
+    snprintf(q->norm, sizeof(q->norm), "l%lld,o%lld,s%s,w%s", q->limit, q->offset,
+             q->status ? q->status : "", q->wod ? q->wod : "");
+    return 0;
+}
+
+size_t rk_query_with_offset(const char *args, long long offset, char *out, size_t outsize)
+{
+    const char *p = args;
+    size_t n = 0;
+    int w;
+
+    while (p && *p) {
+        const char *end = strchr(p, '&');
+        size_t plen = end ? (size_t)(end - p) : strlen(p);
+        char key[64];
+        const char *eq = memchr(p, '=', plen);
+        size_t klen = eq ? (size_t)(eq - p) : plen;
+
+        /* every parameter but offset, as it came (an escaped "offset" is offset too) */
+        if (plen && !(klen < sizeof(key) && decode(p, klen, key) == 0 && strcmp(key, "offset") == 0)) {
+            if (n + plen + 2 > outsize) {
+                return 0;
+            }
+            memcpy(out + n, p, plen);
+            n += plen;
+            out[n++] = '&';
+        }
+        p = end ? end + 1 : NULL;
+    }
+    w = snprintf(out + n, outsize - n, "offset=%lld", offset);
+    if (w < 0 || (size_t)w >= outsize - n) {
+        return 0;
+    }
+    return n + (size_t)w;
 }

@@ -13,7 +13,7 @@
 # answers, and every path and operation of the document was exercised.
 # The validator (npm packages of t/openapi) is installed by t/openapi/validate.sh when
 # missing; without it every check fails: nothing is skipped.
-# tests: 590
+# tests: 617
 use strict;
 use warnings;
 use utf8;
@@ -209,6 +209,16 @@ for my $c (1, 2) {
 }
 my @KINDS = qw(competition wods wod spots spot zones zone a_heats a_heat voies voie
                b_heats b_heat lines line);
+
+# query parameters of the lists: a page, filters, and 400 for a bad value (GET, HEAD)
+for my $path ('/competition/', map { $P{2}{$_} } qw(wods spots zones a_heats voies b_heats lines)) {
+    ex(200, GET => $path, token => $READER, query => 'limit=1&offset=1');
+    ex(400, GET => $path, token => $READER, query => 'limit=0');
+    ex(400, HEAD => $path, token => $READER, query => 'offset=-1');
+}
+ex(200, GET => $P{2}{spots}, token => $READER, query => 'division=RX');
+ex(200, GET => $P{2}{b_heats}, token => $READER, query => 'status=finished&wod=16');
+ex(200, GET => $P{2}{a_heats}, token => $READER, query => 'status=running');
 
 # every competition-1 read route of the test data (nulls, empty lists, non-ASCII)
 ex(200, GET => $_->{path}, token => $READER) for read_routes();

@@ -188,6 +188,28 @@ START_TEST(test_values_built_in_place)
 }
 END_TEST
 
+START_TEST(test_value_meta)
+{
+    rk_cache *c = rk_cache_create(1 << 20, 16);
+    void *v = rk_cache_value_new("k", 3);
+    const void *got;
+    size_t len = 0;
+
+    ck_assert_ptr_nonnull(v);
+    ck_assert_uint_eq(rk_cache_value_meta(v), 0);
+    rk_cache_value_set_meta(v, 4000000000u);
+    memcpy(v, "abc", 3);
+    ck_assert_int_eq(rk_cache_insert(c, 7, v), 0);
+    rk_cache_release(v);
+    got = rk_cache_acquire(c, "k", 7, &len);
+    ck_assert_ptr_nonnull(got);
+    ck_assert_uint_eq(len, 3);
+    ck_assert_uint_eq(rk_cache_value_meta(got), 4000000000u);
+    rk_cache_release(got);
+    rk_cache_destroy(c);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("rk_cache");
@@ -200,6 +222,7 @@ int main(void)
     tcase_add_test(tc, test_many_keys);
     tcase_add_test(tc, test_acquired_values_outlive_the_cache);
     tcase_add_test(tc, test_values_built_in_place);
+    tcase_add_test(tc, test_value_meta);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

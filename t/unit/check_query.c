@@ -75,6 +75,73 @@ START_TEST(buffer_bounds)
 }
 END_TEST
 
+#define ALL (RK_QP_LIMIT | RK_QP_OFFSET | RK_QP_DIVISION | RK_QP_STATUS | RK_QP_WOD)
+
+static int lq(const char *args, unsigned allowed, rk_list_query *q)
+{
+    static char buf[3 * 256];
+
+    return rk_list_query_parse(args, allowed, buf, sizeof(buf), q);
+}
+
+START_TEST(list_query)
+{
+    rk_list_query q, q2;
+    static const char *bad[] = {
+        "limit=0", "limit=1001", "limit=abc", "limit=", "limit=-1", "limit=+5", "limit=1e3",
+        "limit=5&limit=5", "offset=-1", "offset=x", "offset=1&offset=2", "offset=",
+        "offset=9999999999999999999", "limit=%", "status=bogus", "status=", "status=Running",
+        "wod=x", "wod=0", "wod=012", "wod=", "wod=1&wod=1", "division=a&division=b",
+        "division=%00", "limit=5%00",
+    };
+    size_t i;
+
+    ck_assert_int_eq(lq(NULL, ALL, &q), 0);
+    ck_assert_uint_eq(q.given, 0);
+    ck_assert_int_eq(q.limit, 0);
+    ck_assert_ptr_null(q.division);
+    ck_assert_int_eq(lq("limit=20&offset=40&division=Masters+40%2B&status=running&wod=7&x=1&_=9",
+                        ALL, &q), 0);
+    ck_assert_uint_eq(q.given, ALL);
+    ck_assert_int_eq(q.limit, 20);
+    ck_assert_int_eq(q.offset, 40);
+    ck_assert_str_eq(q.division, "Masters 40+");
+    ck_assert_str_eq(q.status, "running");
+    ck_assert_str_eq(q.wod, "7");
+    /* the order of the parameters and leading zeros do not change the key */
+    ck_assert_int_eq(lq("wod=7&status=running&offset=040&limit=020", ALL, &q2), 0);
+    ck_assert_str_eq(q.norm, q2.norm);
+    ck_assert_int_eq(lq("limit=1000&offset=0", ALL, &q), 0);
+    ck_assert_int_eq(q.limit, 1000);
+    ck_assert_int_eq(lq("limit=1", ALL, &q2), 0);
+    ck_assert_str_ne(q.norm, q2.norm);
+    for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        ck_assert_msg(lq(bad[i], ALL, &q) == -1, "%s accepted", bad[i]);
+    }
+    /* a parameter a route does not have is ignored, even with a bad value */
+    ck_assert_int_eq(lq("status=bogus&wod=x&division=a&division=b&limit=5",
+                        RK_QP_LIMIT | RK_QP_OFFSET, &q), 0);
+    ck_assert_int_eq(q.limit, 5);
+    ck_assert_ptr_null(q.status);
+}
+END_TEST
+
+START_TEST(next_offset)
+{
+    char out[128];
+
+    ck_assert_uint_gt(rk_query_with_offset("limit=20&offset=0&division=RX", 20, out, sizeof(out)), 0);
+    ck_assert_str_eq(out, "limit=20&division=RX&offset=20");
+    ck_assert_uint_gt(rk_query_with_offset("limit=5&%6Fffset=3&_=1", 8, out, sizeof(out)), 0);
+    ck_assert_str_eq(out, "limit=5&_=1&offset=8");
+    ck_assert_uint_gt(rk_query_with_offset("limit=5", 5, out, sizeof(out)), 0);
+    ck_assert_str_eq(out, "limit=5&offset=5");
+    ck_assert_uint_gt(rk_query_with_offset(NULL, 5, out, sizeof(out)), 0);
+    ck_assert_str_eq(out, "offset=5");
+    ck_assert_uint_eq(rk_query_with_offset("limit=20&division=RX", 20, out, 10), 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("query");
@@ -84,6 +151,8 @@ int main(void)
 
     tcase_add_loop_test(tc, query_cases, 0, (int)(sizeof(cases) / sizeof(cases[0])));
     tcase_add_test(tc, buffer_bounds);
+    tcase_add_test(tc, list_query);
+    tcase_add_test(tc, next_offset);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -163,7 +163,7 @@ rev0=$(data_rev "$DB")
 # the other commands on a version 1 database: they work, with a note
 admin --params "$DB" list
 expect 0 "sqlite v1: list works"
-like "$T/out" '^judge +editor +enabled +1$' "sqlite v1: ... and lists the users"
+like "$T/out" '^judge +editor +enabled +1 +10$' "sqlite v1: ... and lists the users"
 like "$T/err" "note: database '.*ranking.db' is at schema version 1; mod_ranking needs version 2: run 'ranking-admin upgrade'" \
     "sqlite v1: ... with a note saying to upgrade"
 
@@ -231,7 +231,7 @@ expect 0 "sqlite v2: add works"
 is "$(cat "$T/err")" "" "sqlite v2: ... with no note"
 admin --params "$DB" list
 expect 0 "sqlite v2: list works"
-like "$T/out" '^newuser +editor +enabled +0$' "sqlite v2: ... shows the new user"
+like "$T/out" '^newuser +editor +enabled +0 +[0-9]+\*?$' "sqlite v2: ... shows the new user"
 admin --params "$DB" purge
 expect 0 "sqlite v2: purge works"
 v1db "$T/other-v1.db"
