@@ -80,8 +80,15 @@ void rk_db_end_read(request_rec *r, rk_db *db);
 
 /* The server's writers to a SQLite database, one at a time (a no-op for PostgreSQL):
  * no writer waits inside SQLite's busy handler while another thread of its process
- * holds the write lock.  0, or -1 (logged). */
+ * holds the write lock.  The wait ends in time for one attempt at SQLite's lock
+ * (RK_SQLITE_ATTEMPT_MS) before DEADLINE; rk_db_write_lock waits from now on
+ * (RK_WRITE_WAIT_MS).  0, or -1 (logged) when the mutex was not taken. */
+int rk_db_write_lock_until(request_rec *r, rk_db *db, apr_time_t deadline);
 int rk_db_write_lock(request_rec *r, rk_db *db);
+/* BEGIN a write transaction (under the write mutex): on SQLite BEGIN IMMEDIATE,
+ * tried again while another process holds the lock, as long as an attempt ends by
+ * DEADLINE.  0, or the driver's error (RK_SQLITE_BUSY when the time is up). */
+int rk_db_begin_write(request_rec *r, rk_db *db, apr_time_t deadline);
 void rk_db_write_unlock(rk_db *db);
 
 /* Read the change counters into REV.  0, or -1 on a database error. */
