@@ -319,11 +319,6 @@ static int exec(request_rec *r, rk_db *db, const char *sql)
     return rv;
 }
 
-int rk_db_begin(request_rec *r, rk_db *db)
-{
-    return exec(r, db, db->conn->sqlite ? "BEGIN IMMEDIATE" : "BEGIN");
-}
-
 int rk_db_begin_read(request_rec *r, rk_db *db)
 {
     return exec(r, db, db->conn->sqlite ? "BEGIN" : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");

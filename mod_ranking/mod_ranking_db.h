@@ -63,9 +63,8 @@ const char *rk_db_col(const rk_db *db, apr_dbd_row_t *row, int i);
 int rk_db_select_one(request_rec *r, rk_db *db, rk_query_id q, const char **args,
                      const char **out, int ncols);
 
-/* Transactions: BEGIN (IMMEDIATE on SQLite, so that the write lock is taken at once),
- * COMMIT, ROLLBACK, and savepoints by name.  0, or the driver's error (logged). */
-int rk_db_begin(request_rec *r, rk_db *db);
+/* Transactions (a write transaction begins with rk_db_begin_write, below): COMMIT,
+ * ROLLBACK, and savepoints by name.  0, or the driver's error (logged). */
 int rk_db_commit(request_rec *r, rk_db *db);
 int rk_db_rollback(request_rec *r, rk_db *db);
 int rk_db_savepoint(request_rec *r, rk_db *db, const char *name);
