@@ -197,26 +197,10 @@ static apr_status_t error_filter(ap_filter_t *f, apr_bucket_brigade *bb)
  * (set also when it was too long: truncated).  NULL when there is none. */
 static const char *raw_path(request_rec *r)
 {
-    const char *p = r->unparsed_uri, *start;
+    size_t len;
+    const char *p = rk_target_path(r->unparsed_uri, r->the_request, &len);
 
-    if (!p) {
-        if (!r->the_request || !(p = strchr(r->the_request, ' '))) {
-            return NULL;
-        }
-        while (*p == ' ') {
-            p++;
-        }
-    }
-    if (strncasecmp(p, "http://", 7) == 0 || strncasecmp(p, "https://", 8) == 0) {
-        p = strstr(p, "//") + 2;
-        p += strcspn(p, "/ ?#");   /* past the authority */
-    }
-    if (*p != '/') {
-        return NULL;
-    }
-    start = p;
-    p += strcspn(p, " ?#");
-    return apr_pstrmemdup(r->pool, start, (apr_size_t)(p - start));
+    return p ? apr_pstrmemdup(r->pool, p, len) : NULL;
 }
 
 /* Whether the <Location> sections put PATH on a mount (R's configuration is put
