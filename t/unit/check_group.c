@@ -273,8 +273,8 @@ START_TEST(taken_writer_waits_for_its_batch)
     ck_assert_int_eq(apr_pool_create(&p, NULL), APR_SUCCESS);
     memset(&slow, 0, sizeof(slow));
     ck_assert_int_eq(apr_thread_mutex_create(&slow.m, APR_THREAD_MUTEX_DEFAULT, p), APR_SUCCESS);
-    slow.hold[0] = apr_time_from_msec(300);
-    slow.hold[1] = apr_time_from_msec(1200);   /* past the deadline of job 2 */
+    slow.hold[0] = apr_time_from_msec(500);    /* jobs 1 and 2 queue meanwhile */
+    slow.hold[1] = apr_time_from_msec(1500);   /* past the deadline of job 2 */
     g = rk_group_create(p);
     ck_assert_ptr_nonnull(g);
     memset(j, 0, sizeof(j));
@@ -286,7 +286,7 @@ START_TEST(taken_writer_waits_for_its_batch)
     ck_assert_int_eq(apr_thread_create(&th[0], NULL, submitter, &s[0], p), APR_SUCCESS);
     wait_started(1);
     /* jobs 1 and 2 queue behind batch 0; job 2's deadline falls inside batch 1 */
-    s[2].deadline = apr_time_now() + apr_time_from_msec(800);
+    s[2].deadline = apr_time_now() + apr_time_from_msec(1000);
     ck_assert_int_eq(apr_thread_create(&th[1], NULL, submitter, &s[1], p), APR_SUCCESS);
     ck_assert_int_eq(apr_thread_create(&th[2], NULL, submitter, &s[2], p), APR_SUCCESS);
     for (i = 0; i < 3; i++) {
