@@ -2,16 +2,18 @@
 # contract's JSON error ({"status":"error","message":...}, Content-Type
 # application/json, X-Content-Type-Options: nosniff), one case per status and cause:
 # %00 in the path (404; also on HEAD: no body), an invalid %-escape (400), a malformed
-# request line (400), a malformed chunked body (400), a body over LimitRequestBody and
+# request line (400), HTTP/1.1 without Host (400), an unknown method under
+# HttpProtocolOptions RegisteredMethods (501),
+# a malformed chunked body (400), a body over LimitRequestBody and
 # an absurd chunk size (413), "Expect: 200-ok" (417), a request line over
 # LimitRequestLine (414: httpd has not parsed the URI, the mount is found from the
 # request line), a header over LimitRequestFieldSize and more headers than
 # LimitRequestFields (400: httpd 2.4 never answers 431 to a request), a time-out while
 # reading the headers (408, httpd) and while reading a body (408, the module).
 # Requests off the mounts keep httpd's HTML pages.  Virtual host ranking_errors has
-# Timeout 2 and LimitRequestBody 32 on its mount.  Each request is sent byte for byte
+# Timeout 2, HttpProtocolOptions RegisteredMethods and LimitRequestBody 32 on its mount.  Each request is sent byte for byte
 # on its own connection.
-# tests: 19 (t/run-apache-test.sh fails when fewer run)
+# tests: 21 (t/run-apache-test.sh fails when fewer run)
 use strict;
 use warnings;
 use FindBin;
@@ -117,6 +119,11 @@ is_json_error(send_raw($MAIN, "GET $C1 HTTP/1.1 x\r\nHost: $MAIN\r\n\r\n"), 400,
               'a malformed request line: 400 JSON');
 is_json_error(send_raw($MAIN, put($MAIN, $LANE, "Transfer-Encoding: chunked\r\n", "zz\r\nabc\r\n0\r\n\r\n")),
               400, 'Bad request', 'a malformed chunked body: 400 JSON');
+
+is_json_error(send_raw($MAIN, "GET $C1 HTTP/1.1\r\nAuthorization: Bearer $R\r\n\r\n"), 400, 'Bad request',
+              'HTTP/1.1 without Host: 400 JSON');
+is_json_error(send_raw($ERRS, "BREW $C1 HTTP/1.1\r\nHost: $ERRS\r\nAuthorization: Bearer $R\r\n\r\n"),
+              501, 'Not implemented', 'a method httpd does not know, with RegisteredMethods: 501 JSON');
 
 # ---- 413: httpd's LimitRequestBody (32 on ranking_errors), an absurd chunk size ----
 my $body = $JSON->encode({ score => 'x' x 60 });
