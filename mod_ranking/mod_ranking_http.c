@@ -176,6 +176,9 @@ static apr_status_t error_filter(ap_filter_t *f, apr_bucket_brigade *bb)
         f->ctx = f;   /* once */
         apr_table_unset(r->headers_out, "Content-Length");
         apr_table_setn(r->headers_out, "X-Content-Type-Options", "nosniff");
+        if (r->status == HTTP_SERVICE_UNAVAILABLE && !apr_table_get(r->headers_out, "Retry-After")) {
+            apr_table_setn(r->headers_out, "Retry-After", "1");   /* as the module's 503 */
+        }
         ap_set_content_type(r, "application/json");
         if (!r->header_only) {
             /* the messages are fixed ASCII texts: no escaping needed */

@@ -10,10 +10,13 @@
 # request line), a header over LimitRequestFieldSize and more headers than
 # LimitRequestFields (400: httpd 2.4 never answers 431 to a request), a time-out while
 # reading the headers (408, httpd) and while reading a body (408, the module).
-# Requests off the mounts keep httpd's HTML pages.  Virtual host ranking_errors has
+# An error status another module answers on the mount (mod_alias's "Redirect 503",
+# "Redirect 410") is JSON too (503 with Retry-After: 1, as the module's; a 4xx without
+# a message of its own: "Request refused").  Requests off the mounts keep httpd's
+# HTML pages.  Virtual host ranking_errors has
 # Timeout 2, HttpProtocolOptions RegisteredMethods and LimitRequestBody 32 on its mount.  Each request is sent byte for byte
 # on its own connection.
-# tests: 21 (t/run-apache-test.sh fails when fewer run)
+# tests: 24 (t/run-apache-test.sh fails when fewer run)
 use strict;
 use warnings;
 use FindBin;
@@ -155,6 +158,15 @@ is_json_error(send_raw($MAIN, get($C1, map { "X-H$_: $_" } 1 .. 120)), 400, 'Bad
     $r = send_raw($ERRS, put($ERRS, $LANE, "Content-Length: 20\r\n", '{"score"'), keep => 1, wait => 10);
     is_json_error($r, 408, 'Request timeout', 'the body not finished within Timeout: 408 JSON');
     cmp_ok($r->{took}, '<', 8, sprintf('408 after about Timeout (%.1f s)', $r->{took}));
+}
+
+# ---- another module's error status on the mount (mod_alias's Redirect 503 / 410) ----
+{
+    my $r = send_raw($ERRS, "GET /api/maintenance HTTP/1.1\r\nHost: $ERRS\r\nAuthorization: Bearer $R\r\n\r\n");
+    is_json_error($r, 503, 'Service unavailable', 'another module\'s 503 on the mount: JSON');
+    is_deeply($r->{h}{'retry-after'}, ['1'], '... with Retry-After: 1, as the module\'s 503');
+    is_json_error(send_raw($ERRS, "GET /api/gone HTTP/1.1\r\nHost: $ERRS\r\nAuthorization: Bearer $R\r\n\r\n"),
+                  410, 'Request refused', 'another module\'s 410 on the mount: JSON, a generic message');
 }
 
 # ---- off the mounts: httpd's own pages are left alone ----
