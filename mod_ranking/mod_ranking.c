@@ -194,6 +194,8 @@ static void rk_register_hooks(apr_pool_t *p)
     ap_hook_check_access(rk_access, NULL, NULL, APR_HOOK_MIDDLE, AP_AUTH_INTERNAL_PER_CONF);
     ap_hook_handler(rk_handler, NULL, NULL, APR_HOOK_MIDDLE);
     rk_status_register_hooks();
+    ap_hook_insert_error_filter(rk_insert_error_filter, NULL, NULL, APR_HOOK_MIDDLE);
+    rk_http_register();
 }
 
 AP_DECLARE_MODULE(ranking) = {

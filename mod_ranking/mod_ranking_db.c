@@ -146,8 +146,10 @@ static rk_conn *conn_init(request_rec *r, server_rec *s, ap_dbd_t *dbd)
     c = apr_pcalloc(p, sizeof(*c));
     c->pool = p;
     c->sqlite = strcmp(apr_dbd_name(dbd->driver), "sqlite3") == 0;
-    for (i = 0; c->sqlite && i < rk_sqlite_setup_count; i++) {
-        int rv = exec_drain(p, dbd, rk_sqlite_setup[i]);
+    for (i = 0; c->sqlite && i <= rk_sqlite_setup_count; i++) {
+        /* the shared setup, then the module's own short busy timeout */
+        const char *sql = i < rk_sqlite_setup_count ? rk_sqlite_setup[i] : rk_sqlite_module_busy;
+        int rv = exec_drain(p, dbd, sql);
 
         if (rv != 0) {
             const char *msg = apr_dbd_error(dbd->driver, dbd->handle, rv);
@@ -397,11 +399,6 @@ static int exec(request_rec *r, rk_db *db, const char *sql)
     return rv;
 }
 
-int rk_db_begin(request_rec *r, rk_db *db)
-{
-    return exec(r, db, db->conn->sqlite ? "BEGIN IMMEDIATE" : "BEGIN");
-}
-
 int rk_db_begin_read(request_rec *r, rk_db *db)
 {
     return exec(r, db, db->conn->sqlite ? "BEGIN" : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
@@ -437,19 +434,63 @@ int rk_db_release(request_rec *r, rk_db *db, const char *name)
     return exec(r, db, apr_pstrcat(r->pool, "RELEASE SAVEPOINT ", name, NULL));
 }
 
-int rk_db_write_lock(request_rec *r, rk_db *db)
+int rk_db_write_lock_until(request_rec *r, rk_db *db, apr_time_t deadline)
 {
     apr_status_t rv;
+    apr_interval_time_t left;
 
     if (!db->conn->sqlite || !write_mutex) {
         return 0;
     }
-    rv = apr_global_mutex_lock(write_mutex);
+    /* leave the time of one attempt at SQLite's lock (rk_db_begin_write) */
+    left = deadline - apr_time_from_msec(RK_SQLITE_ATTEMPT_MS) - apr_time_now();
+    rv = apr_global_mutex_timedlock(write_mutex, left > 0 ? left : 0);
+    if (rv == APR_ENOTIMPL) {
+        /* a mechanism without timed locks (Mutex fcntl or flock): poll */
+        while ((rv = apr_global_mutex_trylock(write_mutex)) != APR_SUCCESS
+               && APR_STATUS_IS_EBUSY(rv)
+               && apr_time_now() + apr_time_from_msec(RK_SQLITE_ATTEMPT_MS + 10) < deadline) {
+            apr_sleep(apr_time_from_msec(10));
+        }
+    }
     if (rv != APR_SUCCESS) {
-        ap_log_rerror(APLOG_MARK, APLOG_ERR, rv, r, "cannot take the write mutex");
+        ap_log_rerror(APLOG_MARK, APR_STATUS_IS_TIMEUP(rv) || APR_STATUS_IS_EBUSY(rv)
+                      ? APLOG_WARNING : APLOG_ERR, rv, r,
+                      "the write mutex is still held by another writer: gave up waiting");
         return -1;
     }
     return 0;
+}
+
+int rk_db_write_lock(request_rec *r, rk_db *db)
+{
+    return rk_db_write_lock_until(r, db, apr_time_now() + apr_time_from_msec(RK_WRITE_WAIT_MS));
+}
+
+int rk_db_begin_write(request_rec *r, rk_db *db, apr_time_t deadline)
+{
+    int rv, nrows, attempts = 0;
+
+    if (!db->conn->sqlite) {
+        return exec(r, db, "BEGIN");
+    }
+    /* each attempt waits in SQLite and apr_dbd's driver up to RK_SQLITE_ATTEMPT_MS;
+     * one is made only when it ends before the deadline */
+    while (apr_time_now() + apr_time_from_msec(RK_SQLITE_ATTEMPT_MS) <= deadline) {
+        attempts++;
+        rv = apr_dbd_query(db->dbd->driver, db->dbd->handle, &nrows, "BEGIN IMMEDIATE");
+        if (rv == 0) {
+            return 0;
+        }
+        if (rv != RK_SQLITE_BUSY) {
+            log_dbd(r, db->dbd->driver, db->dbd->handle, rv, "BEGIN IMMEDIATE", APLOG_ERR);
+            return rv;
+        }
+    }
+    ap_log_rerror(APLOG_MARK, APLOG_WARNING, 0, r, "the database is locked by another "
+                  "process: gave up waiting after %d attempt(s) (%d ms per write at most)",
+                  attempts, RK_WRITE_WAIT_MS);
+    return RK_SQLITE_BUSY;
 }
 
 void rk_db_write_unlock(rk_db *db)

@@ -69,9 +69,8 @@ const char *rk_db_col(const rk_db *db, apr_dbd_row_t *row, int i);
 int rk_db_select_one(request_rec *r, rk_db *db, rk_query_id q, const char **args,
                      const char **out, int ncols);
 
-/* Transactions: BEGIN (IMMEDIATE on SQLite, so that the write lock is taken at once),
- * COMMIT, ROLLBACK, and savepoints by name.  0, or the driver's error (logged). */
-int rk_db_begin(request_rec *r, rk_db *db);
+/* Transactions (a write transaction begins with rk_db_begin_write, below): COMMIT,
+ * ROLLBACK, and savepoints by name.  0, or the driver's error (logged). */
 int rk_db_commit(request_rec *r, rk_db *db);
 int rk_db_rollback(request_rec *r, rk_db *db);
 int rk_db_savepoint(request_rec *r, rk_db *db, const char *name);
@@ -86,8 +85,15 @@ void rk_db_end_read(request_rec *r, rk_db *db);
 
 /* The server's writers to a SQLite database, one at a time (a no-op for PostgreSQL):
  * no writer waits inside SQLite's busy handler while another thread of its process
- * holds the write lock.  0, or -1 (logged). */
+ * holds the write lock.  The wait ends in time for one attempt at SQLite's lock
+ * (RK_SQLITE_ATTEMPT_MS) before DEADLINE; rk_db_write_lock waits from now on
+ * (RK_WRITE_WAIT_MS).  0, or -1 (logged) when the mutex was not taken. */
+int rk_db_write_lock_until(request_rec *r, rk_db *db, apr_time_t deadline);
 int rk_db_write_lock(request_rec *r, rk_db *db);
+/* BEGIN a write transaction (under the write mutex): on SQLite BEGIN IMMEDIATE,
+ * tried again while another process holds the lock, as long as an attempt ends by
+ * DEADLINE.  0, or the driver's error (RK_SQLITE_BUSY when the time is up). */
+int rk_db_begin_write(request_rec *r, rk_db *db, apr_time_t deadline);
 void rk_db_write_unlock(rk_db *db);
 
 /* Read the change counters into REV.  0, or -1 on a database error. */

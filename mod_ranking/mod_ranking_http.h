@@ -47,6 +47,12 @@ int rk_send_status(request_rec *r, int status);
  * caller's reference: the bytes go down the filter chain without a copy. */
 int rk_send_value(request_rec *r, const void *v, size_t len);
 
+/* httpd's own error answers on a mount (an HTML page otherwise): the JSON error of
+ * the status, application/json, nosniff.  rk_http_register registers the filter
+ * (register_hooks); rk_insert_error_filter is the insert_error_filter hook. */
+void rk_http_register(void);
+void rk_insert_error_filter(request_rec *r);
+
 /* Content-Type application/json, the body limit, then the body into *BUF (NUL
  * terminated, *LEN bytes).  OK; otherwise the request is answered and the handler
  * returns the value: DONE (answered here) or AP_FILTER_ERROR (by httpd's filter). */

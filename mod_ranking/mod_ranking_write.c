@@ -239,6 +239,7 @@ static void put_batch(void *ctxv, rk_group_job *batch)
     request_rec *r = ctx->r;
     rk_db *db = ctx->db;
     rk_group_job *l;
+    apr_time_t deadline;
     int locked, begun = 0, failed, n = 0, refused = 0;
 
     for (l = batch; l; l = l->next) {
@@ -248,8 +249,10 @@ static void put_batch(void *ctxv, rk_group_job *batch)
         j->err = NULL;
         j->answer = NULL;
     }
-    locked = rk_db_write_lock(r, db) == 0;
-    begun = locked && rk_db_begin(r, db) == 0;
+    /* the earliest deadline of the batch: no writer waits past its own */
+    deadline = rk_group_batch_deadline(batch);
+    locked = rk_db_write_lock_until(r, db, deadline) == 0;
+    begun = locked && rk_db_begin_write(r, db, deadline) == 0;
     failed = !begun;
     for (l = batch; l && !failed; l = l->next) {
         failed = put_one(r, db, (put_job *)l) != 0;
@@ -330,8 +333,15 @@ int rk_put_lane(request_rec *r, rk_req *rq)
     }
     ctx.r = r;
     ctx.db = &db;
+    /* the whole wait for the write lock (queue, mutex, SQLite) ends by then */
+    job->link.deadline = apr_time_now() + apr_time_from_msec(RK_WRITE_WAIT_MS);
+    job->link.next = NULL;
     if (group && rk_db_is_sqlite(&db)) {
-        rk_group_submit(group, &job->link, put_batch, &ctx);
+        if (rk_group_submit(group, &job->link, job->link.deadline, put_batch, &ctx) != 0) {
+            ap_log_rerror(APLOG_MARK, APLOG_WARNING, 0, r, "lane write: still queued "
+                          "behind another write after %d ms: gave up", RK_WRITE_WAIT_MS);
+            return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
+        }
     }
     else {
         put_batch(&ctx, &job->link);
@@ -355,6 +365,7 @@ int rk_delete_lane(request_rec *r, rk_req *rq)
 {
     const char *args[RK_MAX_IDS], *before[LANE_FIELDS];
     int rv, nrows = 0, found = -1, begun, failed_cond = 0;
+    apr_time_t deadline;
     rk_db db;
 
     if ((rv = rk_db_open(r, &db)) != OK) {
@@ -364,11 +375,12 @@ int rk_delete_lane(request_rec *r, rk_req *rq)
         return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);   /* the epoch of the ETag */
     }
     rk_route_args(&rq->route, args);
-    if (rk_db_write_lock(r, &db) != 0) {
+    deadline = apr_time_now() + apr_time_from_msec(RK_WRITE_WAIT_MS);
+    if (rk_db_write_lock_until(r, &db, deadline) != 0) {
         return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
     }
     /* the lane, gone, and its last state in the change log: all or nothing */
-    begun = rk_db_begin(r, &db) == 0;
+    begun = rk_db_begin_write(r, &db, deadline) == 0;
     if (begun && (found = lane_row(r, &db, &rq->route, before)) == 1 && has_conditions(r)
         && write_cond(r, rq, lane_json(r, before)) == RK_COND_FAILED) {
         failed_cond = 1;   /* 412: nothing deleted, rolled back */

@@ -3,15 +3,22 @@
  * Writers submit jobs; a writer that finds no leader at work becomes the leader: it
  * takes every job queued so far (its own included) as one batch, runs the batch
  * without the queue's lock (so that others can queue meanwhile), marks its jobs done
- * and wakes their writers.  A writer returns only once a batch holding its job has
- * run: for a database, once the commit that holds its update is done. */
+ * and wakes their writers.  A writer returns once a batch holding its job has run
+ * (for a database: once the commit that holds its update is done), or once its
+ * deadline has passed while its job was still queued: then no batch will ever hold
+ * the job.  A job a leader has taken is never abandoned: its writer waits for the
+ * batch, which has every job's deadline (rk_group_batch_deadline) to bound its own
+ * waits. */
 #ifndef RK_GROUP_H
 #define RK_GROUP_H
 
 #include <apr_pools.h>
+#include <apr_time.h>
 
 typedef struct rk_group_job {
     struct rk_group_job *next;   /* the batch, in the order of submission */
+    apr_time_t deadline;         /* give up queueing at this time; 0: never */
+    int taken;                   /* in a leader's batch (read under the queue's lock) */
     int done;                    /* set by the leader, read under the queue's lock */
 } rk_group_job;
 
@@ -23,8 +30,15 @@ typedef struct rk_group rk_group;
 /* A queue whose locks live in P.  NULL when they cannot be created. */
 rk_group *rk_group_create(apr_pool_t *p);
 
-/* Queue JOB (its link and flag are set here) and return once a batch holding it has
- * been run by RUN, in this thread (as the leader, with CTX) or another's. */
-void rk_group_submit(rk_group *g, rk_group_job *job, rk_group_run_fn *run, void *ctx);
+/* Queue JOB (its link and flags are set here) with DEADLINE (0: none).  0 once a
+ * batch holding it has been run by RUN, in this thread (as the leader, with CTX) or
+ * another's; -1 when DEADLINE passed while JOB was still queued behind another
+ * leader's batch (JOB is then out of the queue: it never runs). */
+int rk_group_submit(rk_group *g, rk_group_job *job, apr_time_t deadline,
+                    rk_group_run_fn *run, void *ctx);
+
+/* The earliest deadline of the jobs of BATCH, 0 when none has one: the leader must
+ * finish (or give up) by then, or a writer would wait past its deadline. */
+apr_time_t rk_group_batch_deadline(const rk_group_job *batch);
 
 #endif

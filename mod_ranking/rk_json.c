@@ -327,12 +327,19 @@ const char *rk_status_message(int status)
     case 404: return "Not found";
     case 405: return "Method not allowed";
     case 406: return "Not acceptable";
+    case 408: return "Request timeout";
     case 409: return "Conflict";
+    case 411: return "Length required";
     case 412: return "Precondition failed";
     case 413: return "Request body too large";
+    case 414: return "URI too long";
     case 415: return "Unsupported media type";
+    case 417: return "Expectation failed";
     case 429: return "Too many requests";
+    case 431: return "Request header fields too large";
+    case 501: return "Not implemented";
     case 503: return "Service unavailable";
-    default:  return "Internal server error";
+    case 505: return "HTTP version not supported";
+    default:  return status >= 400 && status < 500 ? "Request refused" : "Internal server error";
     }
 }

@@ -88,7 +88,11 @@ json_t *rk_json_error(const char *message);
 /* The message of the contract for a status (404 "Not found", 401 "Unauthorized",
  * 403 "Forbidden", 405 "Method not allowed", 412 "Precondition failed", 415 "Unsupported media type",
  * 413 "Request body too large", 409 "Conflict", 400 "Bad request",
- * 429 "Too many requests", 503 "Service unavailable", 500 "Internal server error"). */
+ * 429 "Too many requests", 503 "Service unavailable", 500 "Internal server error"; for
+ * the answers httpd makes itself on a mount: 408 "Request timeout", 411 "Length
+ * required", 414 "URI too long", 417 "Expectation failed", 431 "Request header fields
+ * too large", 501 "Not implemented", 505 "HTTP version not supported"); another 4xx is
+ * "Request refused", another status "Internal server error". */
 const char *rk_status_message(int status);
 
 #endif

@@ -1,5 +1,6 @@
 /* rk_router.c: path -> route, table driven.  See rk_router.h. */
 #include <string.h>
+#include <strings.h>
 
 #include "rk_router.h"
 
@@ -59,6 +60,29 @@ static const rk_route_def routes[] = {
 
 #define NROUTES (sizeof(routes) / sizeof(routes[0]))
 #define MAX_SEGMENTS 9
+
+const char *rk_target_path(const char *target, const char *line, size_t *len)
+{
+    const char *p = target;
+
+    if (!p) {
+        if (!line || !(p = strchr(line, ' '))) {
+            return NULL;
+        }
+        while (*p == ' ') {
+            p++;
+        }
+    }
+    if (strncasecmp(p, "http://", 7) == 0 || strncasecmp(p, "https://", 8) == 0) {
+        p = strchr(p, '/') + 2;
+        p += strcspn(p, "/ ?#");   /* past the authority */
+    }
+    if (*p != '/') {
+        return NULL;
+    }
+    *len = strcspn(p, " ?#");
+    return p;
+}
 
 int rk_id_valid(const char *s, size_t len)
 {

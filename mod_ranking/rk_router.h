@@ -102,6 +102,14 @@ void rk_route_args(const rk_route *route, const char **args);
 /* 1 when S[0..LEN) is a valid id (1..18 digits, no leading zero), else 0. */
 int rk_id_valid(const char *s, size_t len);
 
+/* The path of a request as the client sent it (not decoded, not normalised), to find
+ * its mount when httpd refused it before mapping it: from TARGET, the request target
+ * ("/p?q", or the absolute form "http://host/p"), or, when TARGET is NULL, from LINE,
+ * the request line ("GET /p HTTP/1.1", possibly cut short).  The path starts at the
+ * returned pointer (within TARGET or LINE) and is *LEN bytes long, up to a space, '?',
+ * '#' or the end.  NULL when there is no path starting with '/'. */
+const char *rk_target_path(const char *target, const char *line, size_t *len);
+
 /* The methods a route accepts (OPTIONS excluded): RK_M_GET|RK_M_HEAD for reads,
  * plus RK_M_PUT|RK_M_DELETE for RK_ROUTE_A_VOIE, RK_M_POST for RK_ROUTE_CONNECT.
  * 0 for RK_ROUTE_NONE. */

@@ -102,4 +102,23 @@ void rk_lane_args_pack(const rk_lane_patch *patch, const char *heat, const char 
 extern const char *const rk_sqlite_setup[];
 extern const int rk_sqlite_setup_count;
 
+/* The module's own busy timeout, run after rk_sqlite_setup on the module's
+ * connections (the admin command keeps the setup's 250 ms): short, so that one
+ * attempt to take the write lock held by another process is short too.  apr_dbd's
+ * sqlite3 driver steps a busy statement 16 times with 100 ms pauses, so an attempt
+ * lasts at most 16 x RK_SQLITE_BUSY_MS + 15 x 100 ms (RK_SQLITE_ATTEMPT_MS, with a
+ * margin for the scheduler). */
+#define RK_SQLITE_BUSY_MS 20
+#define RK_SQLITE_ATTEMPT_MS (16 * RK_SQLITE_BUSY_MS + 15 * 100 + 80)
+extern const char rk_sqlite_module_busy[];
+
+/* SQLite's result code for a lock held by another connection (SQLITE_BUSY), which
+ * apr_dbd's sqlite3 driver returns as is. */
+#define RK_SQLITE_BUSY 5
+
+/* The longest a writer of the module waits for the write lock, from the moment it
+ * queues (the child's group-commit queue, the ranking-write mutex, then SQLite's lock
+ * held by another process): past it the write answers 503 with Retry-After. */
+#define RK_WRITE_WAIT_MS 5000
+
 #endif

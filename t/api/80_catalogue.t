@@ -8,15 +8,20 @@
 # contract fixes it; WWW-Authenticate on 401, Allow on 405).  A few "must work" cases
 # (%31 is 1, a lower-case scheme, a charset parameter, chunked bodies) expect 200.
 #
-# Cases tagged [httpd] never reach the module (or httpd answers them itself): they
-# document what httpd does in front of it and are not counted as module cases:
-#   - request line > LimitRequestLine (8190): 414, HTML;
+# Cases tagged [httpd] never reach the module's handler: httpd answers them itself.
+# On a mount its answer is still the contract's JSON error (the module's error filter,
+# see t/api/18_httpd_errors.t), checked like any module case, with httpd's status:
+#   - request line > LimitRequestLine (8190): 414;
 #   - a header > LimitRequestFieldSize (8190), control bytes (NUL, \x01, DEL) in a
 #     header, "Name :" headers, bad or repeated Content-Length, Transfer-Encoding other
-#     than chunked, a malformed chunk size: 400, HTML (an absurd chunk size: 413, HTML);
-#   - %00 in the path: 404, HTML; an invalid %-escape or a path above the root: 400,
-#     HTML; dot segments and %2e are resolved by httpd first ("/1/wod/%2e%2e/wod/13" IS
+#     than chunked, a malformed chunk size, CONNECT, a raw space in the query: 400 (an
+#     absurd chunk size: 413);
+#   - %00 in the path: 404; an invalid %-escape or a path above the root: 400; dot
+#     segments and %2e are resolved by httpd first ("/1/wod/%2e%2e/wod/13" IS
 #     wod 13), and "//" is merged (MergeSlashes On, the default);
+# The two [httpd] cases off the mounts (httpd => 1: status only) document httpd's own
+# answers there: "/api/%2e%2e/..." resolves out of the mount (an HTML 404 of the
+# document root), TRACE outside the mounts is echoed;
 #   - TRACE is answered by httpd's core (TraceEnable, default on) before any module:
 #     200 message/http echoing the request, Authorization header included; on the
 #     module's mounts the module takes TRACE over (401 / 405 / 404, no echo).
@@ -197,11 +202,15 @@ my @CASES;
 # c(NAME, STATUS, FIELDS...): FIELDS as for build(), plus: allow (the Allow header
 # expected), www (0: WWW-Authenticate without error, 1: with error="invalid_token"),
 # msg (the exact message), key (a 2xx answer's resource key), id (its "id"),
-# httpd => 1 (answered by httpd, HTML: documented, not a module case), alt (other
+#  (answered by httpd, HTML: documented, not a module case), alt (other
 # accepted statuses), extra (sub(answer) -> list of problems), and send_raw's options.
+my %HTTPD_MSG = (400 => 'Bad request', 404 => 'Not found', 413 => 'Request body too large',
+                 414 => 'URI too long');
 sub c {
     my ($name, $status, %f) = @_;
     $f{m} //= 'GET';
+    # [httpd] on a mount: httpd answers it itself, as the contract's JSON error
+    $f{msg} //= $HTTPD_MSG{$status} if $name =~ /^\[httpd\]/ && !$f{httpd};
     push @CASES, { name => $name, st => $status, %f };
 }
 
@@ -266,15 +275,14 @@ c('query string is ignored', 200, p => '/api/competition/1?x=%00&y=%FF&z', a => 
 c('variant B route on the A-only mount', 404, p => '/a/competition/1/heat/', a => 'R');
 c('variant A route on the B-only mount', 404, p => '/b/competition/1/zone/', a => 'R');
 c('[httpd] request line beyond LimitRequestLine (9000-byte path): 414', 414,
-  p => '/api/competition/' . ('x' x 9000), a => 'R', httpd => 1);
-c('[httpd] %00 in the path: 404', 404, p => '/api/competition/%00', a => 'R', httpd => 1);
-c('[httpd] invalid %-escape: 400', 400, p => '/api/competition/%zz', a => 'R', httpd => 1);
-c('[httpd] dot segments above the root: 400', 400, p => '/api/../../etc/passwd', a => 'R', httpd => 1);
+  p => '/api/competition/' . ('x' x 9000), a => 'R');
+c('[httpd] %00 in the path: 404', 404, p => '/api/competition/%00', a => 'R');
+c('[httpd] invalid %-escape: 400', 400, p => '/api/competition/%zz', a => 'R');
+c('[httpd] dot segments above the root: 400', 400, p => '/api/../../etc/passwd', a => 'R');
 c('[httpd] %2e%2e out of the mount: 404 of the document root', 404,
   p => '/api/%2e%2e/competition/1', a => 'R', httpd => 1);
 c('[httpd] NUL byte in the request line: 400', 400,
-  raw => "GET /api/competition/1\x00 HTTP/1.1\r\nHost: $HOSTPORT\r\nAuthorization: Bearer $R\r\n\r\n",
-  httpd => 1);
+  raw => "GET /api/competition/1\x00 HTTP/1.1\r\nHost: $HOSTPORT\r\nAuthorization: Bearer $R\r\n\r\n");
 
 # ---- hostile headers (GET /api/competition/1) ----
 c('no Authorization', 401, p => $C1, www => 0);
@@ -307,12 +315,12 @@ c('token in quotes', 401, p => $C1, h => [qq(Authorization: Bearer "$R")], www =
 c('token in the query string only', 401, p => "$C1?access_token=$R", www => 0);
 c('HEAD without a token', 401, m => 'HEAD', p => $C1, www => 0);
 c('[httpd] Authorization of 9000 bytes (> LimitRequestFieldSize): 400', 400, p => $C1,
-  h => ['Authorization: Bearer ' . ('A' x 9000)], httpd => 1);
-c('[httpd] NUL in the token: 400', 400, p => $C1, h => ["Authorization: Bearer $R\x00"], httpd => 1);
-c('[httpd] \\x01 in the token: 400', 400, p => $C1, h => ["Authorization: Bearer \x01$R"], httpd => 1);
-c('[httpd] DEL in the token: 400', 400, p => $C1, h => ["Authorization: Bearer $R\x7f"], httpd => 1);
+  h => ['Authorization: Bearer ' . ('A' x 9000)]);
+c('[httpd] NUL in the token: 400', 400, p => $C1, h => ["Authorization: Bearer $R\x00"]);
+c('[httpd] \\x01 in the token: 400', 400, p => $C1, h => ["Authorization: Bearer \x01$R"]);
+c('[httpd] DEL in the token: 400', 400, p => $C1, h => ["Authorization: Bearer $R\x7f"]);
 c('[httpd] "Authorization :" (space before the colon): 400', 400, p => $C1,
-  h => ["Authorization : Bearer $R"], httpd => 1);
+  h => ["Authorization : Bearer $R"]);
 
 # ---- Content-Type (editor, existing lane; the body {} is itself a 400: a 400 shows the
 # Content-Type was accepted, and nothing is written) ----
@@ -372,19 +380,19 @@ c('chunked body cut short (the client ends): 400', 400, m => 'PUT', p => $V, a =
 c('chunked with Content-Length too (chunked wins), body {}', 400, m => 'PUT', p => $V, a => 'E',
   h => ['Content-Length: 2', 'Transfer-Encoding: chunked'], b => chunked('{}'));
 c('[httpd] Content-Length -1: 400', 400, m => 'PUT', p => $V, a => 'E', h => ['Content-Length: -1'],
-  b => $NOOP, httpd => 1);
+  b => $NOOP);
 c('[httpd] Content-Length abc: 400', 400, m => 'PUT', p => $V, a => 'E', h => ['Content-Length: abc'],
-  b => $NOOP, httpd => 1);
+  b => $NOOP);
 c('[httpd] Content-Length of 23 digits: 400', 400, m => 'PUT', p => $V, a => 'E',
-  h => ['Content-Length: 99999999999999999999999'], b => $NOOP, httpd => 1);
+  h => ['Content-Length: 99999999999999999999999'], b => $NOOP);
 c('[httpd] two different Content-Lengths: 400', 400, m => 'PUT', p => $V, a => 'E',
-  h => ['Content-Length: ' . length($NOOP), 'Content-Length: ' . (length($NOOP) + 1)], b => $NOOP, httpd => 1);
+  h => ['Content-Length: ' . length($NOOP), 'Content-Length: ' . (length($NOOP) + 1)], b => $NOOP);
 c('[httpd] Transfer-Encoding gzip: 400', 400, m => 'PUT', p => $V, a => 'E',
-  h => ['Transfer-Encoding: gzip'], b => $NOOP, httpd => 1);
+  h => ['Transfer-Encoding: gzip'], b => $NOOP);
 c('[httpd] chunk size "zz": 400', 400, m => 'PUT', p => "$V?bad-chunk-$$", a => 'E',
-  h => ['Transfer-Encoding: chunked'], b => "zz\r\nabc\r\n0\r\n\r\n", httpd => 1);
+  h => ['Transfer-Encoding: chunked'], b => "zz\r\nabc\r\n0\r\n\r\n");
 c('[httpd] chunk size overflowing: 413', 413, m => 'PUT', p => $V, a => 'E',
-  h => ['Transfer-Encoding: chunked'], b => "ffffffffffffffffff\r\nabc\r\n0\r\n\r\n", httpd => 1);
+  h => ['Transfer-Encoding: chunked'], b => "ffffffffffffffffff\r\nabc\r\n0\r\n\r\n");
 
 # ---- hostile bodies: lane PUT (editor, existing lane) ----
 my @lane_bad = (
@@ -548,7 +556,7 @@ for my $q ('division=Nope', 'division=', 'division', 'division=rx', 'division=RX
 c('leaderboard HEAD of an unknown division: 404, no body', 404, m => 'HEAD', p => "$LBW?division=Nope", a => 'R');
 c('leaderboard: other parameters are ignored, even undecodable', 200, p => "$LB?x=%zz&%zz=1&division=RX&y",
   a => 'R', key => 'leaderboard');
-c('[httpd] leaderboard: a raw space in the query: 400', 400, p => "$LB?division=RX Men", a => 'R', httpd => 1);
+c('[httpd] leaderboard: a raw space in the query: 400', 400, p => "$LB?division=RX Men", a => 'R');
 c('leaderboard of an unknown competition + bad query: 404 first', 404,
   p => '/api/competition/999999/leaderboard?division=%zz', a => 'R');
 c('leaderboard of a WOD of another competition + bad query: 404 first', 404,
@@ -655,7 +663,7 @@ c('OPTIONS on a lane, no token: 204', 204, m => 'OPTIONS', p => $V, allow => $LA
 c('OPTIONS on /connect: 204', 204, m => 'OPTIONS', p => '/api/connect', allow => 'POST');
 c('OPTIONS on an unknown route: 404', 404, m => 'OPTIONS', p => '/api/nowhere');
 c('HEAD on an unknown route: 404', 404, m => 'HEAD', p => '/api/nowhere', a => 'R');
-c('[httpd] CONNECT: 400', 400, m => 'CONNECT', p => $C1, a => 'R', httpd => 1);
+c('[httpd] CONNECT: 400', 400, m => 'CONNECT', p => $C1, a => 'R');
 # TRACE: httpd's core answers it itself (TraceEnable, default on), echoing the request
 # with its Authorization header; on the module's mounts the module takes it over and
 # treats it as any other method (401 without a token, 405 with one).

@@ -7,6 +7,8 @@
 #  2. the database unreadable: 503 JSON, recovery once readable again;
 #  3. the database locked by another process past the busy timeout: a write answers
 #     503 in bounded time (no hang) while reads go on; writes work once it is free;
+#     eight writers at once all answer 503 within 7 s (the whole wait of a writer is
+#     bounded), and all later writes succeed;
 #  4. graceful restarts under load: every request answered, none 5xx;
 #  5. a child killed (SIGKILL) while writing: the database passes integrity_check,
 #     no lane is half-applied, and the server goes on answering;
@@ -325,6 +327,66 @@ ok(defined $judge && defined $demo, 'logins on the shared database');
     ok($code == 200 && $data->{voie}{score} eq '112 kg', 'locked database: writes work once free');
     ($code, $data) = $s->call('GET', $lane, $demo);
     ok($code == 200 && $data->{voie}{score} eq '112 kg', 'locked database: the refused write changed nothing else');
+}
+
+# ---- 3b. eight writers at once against a held lock ------------------------------
+# The whole wait of each writer (the child's group-commit queue, the ranking-write
+# mutex, SQLite's lock) is bounded (RK_WRITE_WAIT_MS, 5 s): every one answers 503
+# with Retry-After within 7 s, not one after the other.  Once the lock is gone, every
+# later write succeeds.
+{
+    my @lanes = map { "/competition/2/zone/26/heat/253/voie/$_" } (2011, 2012, 2014);
+    # eight concurrent PUTs, each in its own process: [code, seconds, Retry-After, status]
+    my $burst = sub {
+        my ($tag) = @_;
+        my @kids;
+        for my $i (0 .. 7) {
+            pipe(my $rd, my $wr) or die "pipe: $!";
+            my $pid = fork // die "fork: $!";
+            if (!$pid) {
+                close $rd;
+                my $ua = LWP::UserAgent->new(keep_alive => 0, timeout => 60);
+                my $t0 = time;
+                my ($code, $data, $res) = $s->call('PUT', $lanes[$i % 3], $judge,
+                                                   { score => (120 + $i) . ' kg' }, $ua);
+                printf $wr "%d %.3f %s %s\n", $code, time - $t0, $res->header('Retry-After') // '-',
+                    ($data && $data->{status}) // '-';
+                close $wr;
+                _exit(0);
+            }
+            close $wr;
+            push @kids, [$pid, $rd];
+        }
+        my @out;
+        for my $k (@kids) {
+            my $line = readline($k->[1]) // '0 99 - -';
+            close $k->[1];
+            waitpid($k->[0], 0);
+            push @out, [split ' ', $line];
+        }
+        return @out;
+    };
+    open my $locker, '|-', 'runuser -u www-data -- sqlite3 ' . $db or die "sqlite3: $!";
+    select((select($locker), $| = 1)[0]);
+    print $locker "BEGIN EXCLUSIVE;\nUPDATE lane SET score = 'locker' WHERE id = 2011;\n";
+    sleep 0.5;
+    my $t0 = time;
+    my @res = $burst->('locked');
+    my $all = time - $t0;
+    my @not503 = grep { $_->[0] != 503 || $_->[3] ne 'error' || $_->[2] eq '-' } @res;
+    my ($slowest) = sort { $b <=> $a } map { $_->[1] } @res;
+    ok(!@not503, '8 writers against a held lock: all 503 JSON with Retry-After'
+       . (@not503 ? ' (got ' . join(', ', map { "$_->[0]/$_->[2]" } @not503) . ')' : ''));
+    ok($slowest < 7, sprintf('8 writers against a held lock: all answered within 7 s '
+       . '(slowest %.1f s, all in %.1f s)', $slowest, $all));
+    print $locker "ROLLBACK;\n.quit\n";
+    close $locker;
+    @res = $burst->('free');
+    my @failed = grep { $_->[0] != 200 } @res;
+    ok(!@failed, '8 writers once the lock is gone: all 200'
+       . (@failed ? ' (got ' . join(', ', map { $_->[0] } @failed) . ')' : ''));
+    my @later = map { ($s->call('PUT', $lanes[$_], $judge, { score => (130 + $_) . ' kg' }))[0] } 0 .. 2;
+    ok(!(grep { $_ != 200 } @later), "later writes one by one: all 200 (@later)");
 }
 
 # ---- 4. graceful restarts under load ----------------------------------------------

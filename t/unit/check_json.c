@@ -558,7 +558,11 @@ START_TEST(test_status_messages)
         { 412, "Precondition failed" },
         { 413, "Request body too large" }, { 415, "Unsupported media type" },
         { 429, "Too many requests" }, { 500, "Internal server error" },
-        { 503, "Service unavailable" },
+        { 503, "Service unavailable" }, { 408, "Request timeout" }, { 411, "Length required" },
+        { 414, "URI too long" }, { 417, "Expectation failed" },
+        { 431, "Request header fields too large" }, { 501, "Not implemented" },
+        { 505, "HTTP version not supported" }, { 410, "Request refused" },
+        { 416, "Request refused" }, { 502, "Internal server error" },
     };
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
         const char *got = rk_status_message(m[i].status);

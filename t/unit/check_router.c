@@ -477,6 +477,49 @@ END_TEST
 
 /* ------------------------------------------------------------------ rk_id_valid */
 
+/* The path of a request as sent, from its target or its (truncated) request line. */
+static void expect_path(const char *target, const char *line, const char *want)
+{
+    size_t len = 12345;
+    const char *p = rk_target_path(target, line, &len);
+    const char *src = target ? target : line;
+
+    if (!want) {
+        ck_assert_msg(p == NULL, "'%s' / '%s': a path where none is", target ? target : "(null)",
+                      line ? line : "(null)");
+        return;
+    }
+    ck_assert_msg(p != NULL, "'%s' / '%s': no path", target ? target : "(null)", line ? line : "(null)");
+    ck_assert_msg(p >= src && p + len <= src + strlen(src), "path outside its source");
+    ck_assert_msg(len == strlen(want) && memcmp(p, want, len) == 0, "'%s': got '%.*s', want '%s'",
+                  src, (int)len, p, want);
+}
+
+START_TEST(test_target_path)
+{
+    expect_path("/api/competition/1", "IGNORED /x HTTP/1.1", "/api/competition/1");
+    expect_path("/api/competition/%00?x=1", NULL, "/api/competition/%00");
+    expect_path("/api/a#frag", NULL, "/api/a");
+    expect_path("/", NULL, "/");
+    expect_path("http://example.org/api/x?y", NULL, "/api/x");
+    expect_path("HTTPS://example.org:8443/api", NULL, "/api");
+    expect_path("http://example.org", NULL, NULL);
+    expect_path("http://example.org?x", NULL, NULL);
+    expect_path("*", NULL, NULL);
+    expect_path("api/x", NULL, NULL);
+    expect_path("", NULL, NULL);
+    /* the request line (a 414: cut short, no protocol) */
+    expect_path(NULL, "GET /api/competition/xxxxxxxx", "/api/competition/xxxxxxxx");
+    expect_path(NULL, "GET /api/competition/1 HTTP/1.1", "/api/competition/1");
+    expect_path(NULL, "PUT   /api/x?q HTTP/1.1", "/api/x");
+    expect_path(NULL, "GET http://h/api/y HTTP/1.1", "/api/y");
+    expect_path(NULL, "GET", NULL);
+    expect_path(NULL, "GET ", NULL);
+    expect_path(NULL, "GET * HTTP/1.1", NULL);
+    expect_path(NULL, NULL, NULL);
+}
+END_TEST
+
 START_TEST(test_id_valid)
 {
     ck_assert_int_eq(rk_id_valid("1", 1), 1);
@@ -665,6 +708,7 @@ static Suite *router_suite(void)
 
     tc = tcase_create("ids");
     tcase_add_test(tc, test_id_valid);
+    tcase_add_test(tc, test_target_path);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("methods");
