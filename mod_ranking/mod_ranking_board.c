@@ -25,6 +25,10 @@
 #define MAX_PATCHED 4096        /* patches before a full read gives the pool's memory back */
 
 typedef struct {
+    /* under inputs_lock: the competition this slot serves, and when it last did */
+    char owner[RK_ID_MAX_DIGITS + 1];
+    apr_uint64_t used;
+    /* under the slot's own lock: what it holds */
     apr_thread_mutex_t *lock;   /* held while the input is read, patched or ranked */
     apr_pool_t *pool;           /* the input's rows; NULL: nothing kept */
     const char *cid, *epoch;
@@ -34,7 +38,6 @@ typedef struct {
     rk_lb_lane *lanes;          /* in.lanes, to patch */
     const char **numbers;       /* [i]: the lane number of lanes[i] */
     unsigned patched;
-    apr_uint64_t used;          /* when last used, for the choice of the input to drop */
 } board_input;
 
 static board_input inputs[INPUTS];
@@ -60,7 +63,9 @@ void rk_board_child_init(apr_pool_t *p, server_rec *s)
 }
 
 /* The input kept for competition CID, locked; else the least recently used one,
- * emptied, locked.  NULL when inputs are not kept (no mutex). */
+ * given to CID and emptied, locked.  NULL when inputs are not kept (no mutex).  Which
+ * competition a slot serves (owner) is read and changed only under inputs_lock; what
+ * it holds, only under its own lock: a thread never reads another's rows. */
 static board_input *input_take(const char *cid)
 {
     board_input *in = NULL;
@@ -71,7 +76,7 @@ static board_input *input_take(const char *cid)
     }
     apr_thread_mutex_lock(inputs_lock);
     for (i = 0; i < INPUTS; i++) {
-        if (inputs[i].pool && strcmp(inputs[i].cid, cid) == 0) {
+        if (strcmp(inputs[i].owner, cid) == 0) {
             in = &inputs[i];
             break;
         }
@@ -79,6 +84,7 @@ static board_input *input_take(const char *cid)
             in = &inputs[i];
         }
     }
+    apr_cpystrn(in->owner, cid, sizeof(in->owner));
     in->used = ++inputs_clock;
     apr_thread_mutex_unlock(inputs_lock);
     apr_thread_mutex_lock(in->lock);

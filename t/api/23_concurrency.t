@@ -27,40 +27,6 @@ ok(defined $editor && defined $reader, 'judge and demo log in') or die "cannot l
 my $err_log = t_logs() . '/error_log';
 my $err_start = -s $err_log // 0;
 
-# run_parallel(SUB...): fork one process per SUB, start them together, return what
-# each SUB returned (a Perl structure, through JSON)
-sub run_parallel {
-    my @subs = @_;
-    pipe(my $gate_r, my $gate_w) or die "pipe: $!";
-    my @kids;
-    for my $sub (@subs) {
-        my $tmp = File::Temp->new;
-        my $pid = fork // die "fork: $!";
-        if (!$pid) {
-            close $gate_w;
-            my $go = <$gate_r>;   # EOF when the parent closes the gate: all start at once
-            local $RankingTest::UA = ua(keep_alive => 1);   # a connection of its own
-            my $out = eval { $sub->() } // { died => "$@" };
-            open my $fh, '>', $tmp->filename or POSIX::_exit(1);
-            print {$fh} JSON::PP->new->encode($out);
-            close $fh;
-            POSIX::_exit(0);
-        }
-        push @kids, [$pid, $tmp];
-    }
-    close $gate_r;
-    close $gate_w;
-    my @res;
-    for my $k (@kids) {
-        waitpid($k->[0], 0);
-        open my $fh, '<', $k->[1]->filename or die "$!";
-        local $/;
-        my $text = <$fh>;
-        push @res, (length($text // '') ? JSON::PP->new->decode($text) : { died => "exit $?" });
-    }
-    return @res;
-}
-
 # ---- 8 writers, 25 PUTs each, 2 readers ----
 my @lanes = ([251, 26, 2001], [251, 26, 2002], [251, 26, 2003], [251, 26, 2004], [251, 26, 2005],
              [251, 26, 2006], [252, 27, 2007], [252, 27, 2008]);

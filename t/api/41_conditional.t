@@ -94,39 +94,6 @@ is(req(PUT => "$A/2024", $editor, '{"score":"1"}', { 'If-Match' => '*', 'Content
 is(req(PUT => "$A/2024", $reader, { score => '1' }, { 'If-Match' => '"stale"' })->code, 403,
    "a reader's PUT with a failing If-Match: 403 (the role before the preconditions)");
 
-# ---- racing writers with the same ETag: one wins, the others get 412 ----
-sub run_parallel {
-    my @subs = @_;
-    pipe(my $gate_r, my $gate_w) or die "pipe: $!";
-    my @kids;
-    for my $sub (@subs) {
-        my $tmp = File::Temp->new;
-        my $pid = fork // die "fork: $!";
-        if (!$pid) {
-            close $gate_w;
-            my $go = <$gate_r>;   # EOF when the parent closes the gate: all start at once
-            local $RankingTest::UA = ua(keep_alive => 1);
-            my $out = eval { $sub->() } // { died => "$@" };
-            open my $fh, '>', $tmp->filename or POSIX::_exit(1);
-            print {$fh} JSON::PP->new->encode($out);
-            close $fh;
-            POSIX::_exit(0);
-        }
-        push @kids, [$pid, $tmp];
-    }
-    close $gate_r;
-    close $gate_w;
-    my @res;
-    for my $k (@kids) {
-        waitpid($k->[0], 0);
-        open my $fh, '<', $k->[1]->filename or die "$!";
-        local $/;
-        my $text = <$fh>;
-        push @res, (length($text // '') ? JSON::PP->new->decode($text) : { died => "exit $?" });
-    }
-    return @res;
-}
-
 for my $round (1 .. 3) {
     my $tag = etag_of(req(GET => "$A/2024", $reader));
     my @out = run_parallel(map {

@@ -12,9 +12,11 @@
 #     null: it can no longer rank);
 #   - 70 lanes changed in one go (more than are followed one by one);
 #   - a lane deleted, then inserted again with SQL (a change without a record);
+#   - concurrent readers of every leaderboard of every competition while lanes are
+#     written (the kept inputs change hands between competitions);
 #   - everything put back: the leaderboards of the demo data.
 # The random choices come from a fixed seed: a failure is reproducible.
-# tests: 102
+# tests: 105
 use strict;
 use warnings;
 use utf8;
@@ -165,7 +167,46 @@ sub free_number {
         join(', ', map { defined $row{$_} ? "'$row{$_}'" : 'NULL' } @cols)));
     is($rc, 0, "lane $l->{id} inserted again with SQL, as in the demo data") or diag($out);
     push @{ $db->{lane} }, {%row};
+    @RANKED = map { $_ == $l ? $db->{lane}[-1] : $_ } @RANKED;   # the row as it is now
     check_boards('after an insert made with SQL (no change record)');
+}
+
+# ---------------------------------------------------------------- at the same time
+# Eight clients read the leaderboards of all five competitions (one more than the
+# inputs a child keeps, so that inputs change hands) while two write lanes of
+# competition 4: every read answers 200 with a whole body; afterwards the leaderboards
+# are the reference's.  (A reader once read another thread's input while it was being
+# replaced: the children crashed; the ASan build of this suite reports such a read.)
+{
+    my @boards = map { "/api/competition/$_/leaderboard" } 1 .. 5;
+    my @wods = map { "/api/competition/$_->{competition_id}/wod/$_->{id}/leaderboard" } @{ $DEMO->{wod} };
+    my @paths = (@boards, @wods);
+    my @writes = map { my $l = $_; [path($l), { score => score_for($l) }] } @RANKED[0 .. 19];
+    my @out = run_parallel(
+        (map { my $k = $_; sub {
+            my ($bad, $n) = (0, 0);
+            for my $i (0 .. 59) {
+                my $res = req(GET => $paths[($i * 7 + $k) % @paths], $R);
+                $n++;
+                $bad++ unless $res->code == 200 && (decode($res)->{status} // '') eq 'success';
+            }
+            return { n => $n, bad => $bad };
+        } } 1 .. 8),
+        (map { my $k = $_; sub {
+            my $bad = 0;
+            for my $w (@writes[map { 2 * $_ + $k } 0 .. 9]) {
+                $bad++ unless req(PUT => $w->[0], $E, $w->[1])->code == 200;
+            }
+            return { n => 10, bad => $bad };
+        } } 0, 1));
+    my ($n, $bad) = (0, 0);
+    for (@out) { $n += $_->{n} // 0; $bad += $_->{bad} // 1000; }
+    is($bad, 0, "$n concurrent reads of every leaderboard and writes: each answered whole");
+    for my $i (0 .. 19) {   # the test's copy of the data follows the writes
+        my $l = $RANKED[$i];
+        $l->{score} = $writes[$i][1]{score};
+    }
+    check_boards('after the concurrent reads and writes');
 }
 
 # ---------------------------------------------------------------- everything put back

@@ -11,6 +11,8 @@ package RankingTest;
 # The expectations are deliberately NOT computed from the database: they are what a
 # client reading the contract (API.md) and the demo data must receive.
 use strict;
+use File::Temp ();
+use POSIX ();
 use warnings;
 use utf8;
 
@@ -29,7 +31,7 @@ our @EXPORT = qw(
     decode json_cmp check_json check_error check_401 check_405
     %COMP %WOD %SPOT %ZONE %HEAT %LANE
     @COMP_ORDER @WOD_ORDER @SPOT_ORDER @ZONE_ORDER @HEAT_B_ORDER %HEAT_A_ORDER %LANE_ORDER
-    read_routes lane_obj heat_obj check_reads tests_declared_ok
+    read_routes lane_obj heat_obj check_reads tests_declared_ok run_parallel
     lb1_wod lb1_overall %SPOT2 %FREE free_lanes
     WWW_AUTH WWW_AUTH_INVALID
 );
@@ -675,5 +677,41 @@ sub tests_declared_ok {
     my $n = Test::More->builder->current_test + 1;
     is($declared, $n, "the '# tests:' line of this file matches the tests it runs ($n)");
 }
+
+
+# run_parallel(SUB...): fork one process per SUB, start them together, return what
+# each SUB returned (a Perl structure, through JSON)
+sub run_parallel {
+    my @subs = @_;
+    pipe(my $gate_r, my $gate_w) or die "pipe: $!";
+    my @kids;
+    for my $sub (@subs) {
+        my $tmp = File::Temp->new;
+        my $pid = fork // die "fork: $!";
+        if (!$pid) {
+            close $gate_w;
+            my $go = <$gate_r>;   # EOF when the parent closes the gate: all start at once
+            local $RankingTest::UA = ua(keep_alive => 1);   # a connection of its own
+            my $out = eval { $sub->() } // { died => "$@" };
+            open my $fh, '>', $tmp->filename or POSIX::_exit(1);
+            print {$fh} JSON::PP->new->encode($out);
+            close $fh;
+            POSIX::_exit(0);
+        }
+        push @kids, [$pid, $tmp];
+    }
+    close $gate_r;
+    close $gate_w;
+    my @res;
+    for my $k (@kids) {
+        waitpid($k->[0], 0);
+        open my $fh, '<', $k->[1]->filename or die "$!";
+        local $/;
+        my $text = <$fh>;
+        push @res, (length($text // '') ? JSON::PP->new->decode($text) : { died => "exit $?" });
+    }
+    return @res;
+}
+
 
 1;
