@@ -472,7 +472,18 @@ int rk_db_begin_write(request_rec *r, rk_db *db, apr_time_t deadline)
     int rv, nrows, attempts = 0;
 
     if (!db->conn->sqlite) {
-        return exec(r, db, "BEGIN");
+        /* PostgreSQL: the one revision row, locked first.  Every lane write updates it
+         * (its trigger) and so waits for the writer before it anyway; locking it at
+         * the start makes that wait come before the lane is read, so that what a
+         * write checks (If-Match, the lane in the way) is what the writer before it
+         * committed: under READ COMMITTED, a lane read before the other commit would
+         * let two writers with the same If-Match both pass.  A constant statement: no
+         * input in it. */
+        rv = exec(r, db, "BEGIN");
+        if (rv == 0 && (rv = exec(r, db, "SELECT 1 FROM revision WHERE id = 1 FOR UPDATE")) != 0) {
+            exec(r, db, "ROLLBACK");
+        }
+        return rv;
     }
     /* each attempt waits in SQLite and apr_dbd's driver up to RK_SQLITE_ATTEMPT_MS;
      * one is made only when it ends before the deadline */
