@@ -262,7 +262,6 @@ static int refresh(request_rec *r, rk_db *db, const char *cid, board_input *in)
 {
     rk_rev rev;
     apr_pool_t *p;
-    apr_allocator_t *alloc;
     int rv;
 
     if (rk_db_revision(r, db, &rev) != 0) {
@@ -297,14 +296,9 @@ static int refresh(request_rec *r, rk_db *db, const char *cid, board_input *in)
         }
     }
     input_drop(in);
-    if (apr_allocator_create(&alloc) != APR_SUCCESS) {
+    if (!(p = rk_db_own_pool(NULL))) {   /* kept until the input is dropped */
         return HTTP_INTERNAL_SERVER_ERROR;
     }
-    if (apr_pool_create_unmanaged_ex(&p, NULL, alloc) != APR_SUCCESS) {
-        apr_allocator_destroy(alloc);
-        return HTTP_INTERNAL_SERVER_ERROR;
-    }
-    apr_allocator_owner_set(alloc, p);
     in->pool = p;
     in->patched = 0;
     if ((rv = read_all(r, p, db, cid, in)) != OK) {

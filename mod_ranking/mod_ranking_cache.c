@@ -77,6 +77,13 @@ static rk_cache *cache_of(const char *key)
     return strchr(key, '?') ? queried : answers;
 }
 
+/* What the answer caches hold, for server-status (the cache lock held). */
+static void publish_sizes(void)
+{
+    rk_stats_set(&rk_stats->answer_entries, rk_cache_entries(answers) + rk_cache_entries(queried));
+    rk_stats_set(&rk_stats->answer_bytes, rk_cache_bytes(answers) + rk_cache_bytes(queried));
+}
+
 const void *rk_answer_acquire(const char *key, apr_uint64_t rev, size_t *len)
 {
     rk_cache *c = cache_of(key);
@@ -89,21 +96,20 @@ const void *rk_answer_acquire(const char *key, apr_uint64_t rev, size_t *len)
     if (v) {
         rk_stats_add(&rk_stats->answer_hits, 1);
     }
-    rk_stats_set(&rk_stats->answer_entries, rk_cache_entries(answers) + rk_cache_entries(queried));
-    rk_stats_set(&rk_stats->answer_bytes, rk_cache_bytes(answers) + rk_cache_bytes(queried));
+    publish_sizes();
     unlock();
     return v;
 }
 
-void rk_answer_insert(apr_uint64_t rev, void *v, const char *key)
+void rk_answer_insert(apr_uint64_t rev, void *v)
 {
-    rk_cache *c = cache_of(key);
+    const char *key = rk_cache_value_key(v);
+    rk_cache *c = key ? cache_of(key) : NULL;
 
     if (lock(c)) {
         rk_cache_insert(c, rev, v);
         rk_stats_add(&rk_stats->answer_misses, 1);   /* a miss is an answer built */
-        rk_stats_set(&rk_stats->answer_entries, rk_cache_entries(answers) + rk_cache_entries(queried));
-        rk_stats_set(&rk_stats->answer_bytes, rk_cache_bytes(answers) + rk_cache_bytes(queried));
+        publish_sizes();
         unlock();
     }
 }

@@ -11,9 +11,9 @@ void rk_cache_child_init(apr_pool_t *p, server_rec *s);
 /* Answers.  The value under KEY for REV with a reference held for the caller
  * (rk_cache_release), or NULL. */
 const void *rk_answer_acquire(const char *key, apr_uint64_t rev, size_t *len);
-/* Keep V, a value built in place (rk_cache_value_new), for REV; the caller keeps its
- * own reference. */
-void rk_answer_insert(apr_uint64_t rev, void *v, const char *key);
+/* Keep V, a value built in place (rk_cache_value_new, under its key), for REV; the
+ * caller keeps its own reference. */
+void rk_answer_insert(apr_uint64_t rev, void *v);
 /* One answer is built at a time per key in a child: the lock for KEY, taken (NULL
  * when there is none: build without waiting).  rk_build_unlock gives it back. */
 apr_thread_mutex_t *rk_build_lock(const char *key);

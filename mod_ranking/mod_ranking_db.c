@@ -340,20 +340,28 @@ int rk_db_query(request_rec *r, rk_db *db, rk_query_id q, const char **args, int
     return rv;
 }
 
-apr_pool_t *rk_db_rows_pool(request_rec *r)
+apr_pool_t *rk_db_own_pool(apr_pool_t *parent)
 {
     apr_allocator_t *alloc = NULL;
     apr_pool_t *p = NULL;
+    apr_status_t rv;
 
     if (apr_allocator_create(&alloc) != APR_SUCCESS) {
         return NULL;
     }
-    if (apr_pool_create_ex(&p, r->pool, NULL, alloc) != APR_SUCCESS) {
+    rv = parent ? apr_pool_create_ex(&p, parent, NULL, alloc)
+                : apr_pool_create_unmanaged_ex(&p, NULL, alloc);
+    if (rv != APR_SUCCESS) {
         apr_allocator_destroy(alloc);
         return NULL;
     }
     apr_allocator_owner_set(alloc, p);
     return p;
+}
+
+apr_pool_t *rk_db_rows_pool(request_rec *r)
+{
+    return rk_db_own_pool(r->pool);
 }
 
 const char *rk_db_col(const rk_db *db, apr_dbd_row_t *row, int i)

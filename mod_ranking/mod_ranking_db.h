@@ -61,6 +61,10 @@ int rk_db_query(request_rec *r, rk_db *db, rk_query_id q, const char **args, int
  * allocator would keep it for later requests of the connection (up to MaxMemFree).
  * NULL when out of memory. */
 apr_pool_t *rk_db_rows_pool(request_rec *r);
+/* A pool with an allocator of its own, a child of PARENT, or (PARENT NULL) of no pool:
+ * then it lives until apr_pool_destroy (rows kept across requests).  NULL when out of
+ * memory. */
+apr_pool_t *rk_db_own_pool(apr_pool_t *parent);
 
 /* Column I of ROW as a string, NULL for SQL NULL. */
 const char *rk_db_col(const rk_db *db, apr_dbd_row_t *row, int i);

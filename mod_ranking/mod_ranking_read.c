@@ -14,11 +14,6 @@
 #include "rk_live.h"
 #include "rk_query.h"
 
-/* The rows are read into a pool with an allocator of its own, destroyed before
- * returning: a large list leaves nothing behind in the request's pool, whose
- * allocator would keep the freed memory for later requests of the connection (up to
- * MaxMemFree each), nor in malloc arenas, where a JSON tree of it used to be built.
- * The answer is written straight from the rows (rk_json_answer): sized, then written. */
 /* The index of the field NAME of RES, or -1. */
 static int field_index(const rk_resource *res, const char *name)
 {
@@ -65,6 +60,11 @@ static void filter_rows(apr_array_header_t *vals, int nf, const rk_resource *res
     vals->nelts = (int)count;
 }
 
+/* The rows are read into a pool with an allocator of its own, destroyed before
+ * returning: a large list leaves nothing behind in the request's pool, whose
+ * allocator would keep the freed memory for later requests of the connection (up to
+ * MaxMemFree each), nor in malloc arenas, where a JSON tree of it used to be built.
+ * The answer is written straight from the rows (rk_json_answer): sized, then written. */
 void *rk_build_answer(request_rec *r, rk_db *db, const rk_route *route, const char *key,
                       const rk_list_query *lq, int *status, size_t *len)
 {
@@ -166,35 +166,62 @@ static unsigned list_params(rk_route_id id)
     }
 }
 
-/* The answer of KEY for the request's revision: from the cache, or built (one build
- * per key at a time in a child).  NULL with *STATUS (404, 503, 500) when there is
- * none. */
+/* Makes the value under its key (rk_cache_value_new) for cached_or_built: NULL with
+ * *STATUS when there is none. */
+typedef void *(make_fn)(void *ctx, int *status, size_t *len);
+
+/* The value of KEY for revision REV: from the answer cache, or made by MAKE and
+ * cached, one making per key at a time in a child (a thread that waited for the
+ * lock finds what the first one made).  NULL with *STATUS when there is none. */
+static const void *cached_or_built(const char *key, apr_uint64_t rev, make_fn *make, void *ctx,
+                                   size_t *len, int *status)
+{
+    apr_thread_mutex_t *lock;
+    const void *value;
+    void *made;
+
+    if ((value = rk_answer_acquire(key, rev, len)) != NULL) {
+        return value;
+    }
+    lock = rk_build_lock(key);
+    if (!lock || (value = rk_answer_acquire(key, rev, len)) == NULL) {
+        if ((made = make(ctx, status, len)) != NULL) {
+            /* the cache takes a reference of its own: ours goes with the answer */
+            rk_answer_insert(rev, made);
+        }
+        value = made;
+    }
+    rk_build_unlock(lock);
+    return value;
+}
+
+/* What an answer is built from (make_answer). */
+typedef struct {
+    request_rec *r;
+    rk_req *rq;
+    rk_db *db;
+    const char *key, *division;
+    const rk_list_query *lq;
+} answer_ctx;
+
+static void *make_answer(void *ctxv, int *status, size_t *len)
+{
+    answer_ctx *a = ctxv;
+
+    return rk_route_def_of(a->rq->route.id)->answer == RK_ANSWER_BOARD
+           ? rk_board_build(a->r, a->db, &a->rq->route, a->division, a->key, status, len)
+           : rk_build_answer(a->r, a->db, &a->rq->route, a->key, a->lq, status, len);
+}
+
+/* The answer of KEY for the request's revision, from the cache or built.  NULL with
+ * *STATUS (404, 503, 500) when there is none. */
 static const void *answer_of(request_rec *r, rk_req *rq, rk_db *db, const char *key,
                              const char *division, const rk_list_query *lq, size_t *len,
                              int *status)
 {
-    const rk_route_def *def = rk_route_def_of(rq->route.id);
-    apr_thread_mutex_t *lock;
-    const void *value;
-    void *built;
+    answer_ctx a = { r, rq, db, key, division, lq };
 
-    if ((value = rk_answer_acquire(key, rq->rev.data, len)) != NULL) {
-        return value;
-    }
-    /* built by another thread while this one waited for the lock? */
-    lock = rk_build_lock(key);
-    if (!lock || (value = rk_answer_acquire(key, rq->rev.data, len)) == NULL) {
-        built = def->answer == RK_ANSWER_BOARD
-                ? rk_board_build(r, db, &rq->route, division, key, status, len)
-                : rk_build_answer(r, db, &rq->route, key, lq, status, len);
-        if (built) {
-            /* the cache takes a reference of its own: ours goes with the answer */
-            rk_answer_insert(rq->rev.data, built, key);
-        }
-        value = built;
-    }
-    rk_build_unlock(lock);
-    return value;
+    return cached_or_built(key, rq->rev.data, make_answer, &a, len, status);
 }
 
 /* X-Total-Count on a list's answer (VALUE), and Link to the next page when LQ asks
@@ -246,48 +273,52 @@ static int is_lane_route(rk_route_id id)
     return id == RK_ROUTE_A_VOIE || id == RK_ROUTE_B_LINE;
 }
 
-/* Order: the answer is found (cache) or built first, so that a resource that does not
- * exist is 404 whatever the preconditions say (a 304 or a 412 would tell a client that
- * something is there); then If-Match (412) and If-None-Match (304, or a long poll).
- * An answer is built once per data revision: a 304 costs a cache lookup. */
-/* The gzip coding of VALUE (LEN bytes, the answer cached under KEY for revision
- * REV), from the answer cache or made now and cached beside it under KEY "|gzip":
- * built once per revision like the plain answer.  NULL (logged) when it cannot be
- * made: the caller sends VALUE as it is. */
-static const void *gzipped(request_rec *r, const char *key, apr_uint64_t rev, const void *value,
-                           size_t len, size_t *gzlen)
+/* What a gzip coding is made of (make_gzip): the plain answer. */
+typedef struct {
+    request_rec *r;
+    const char *gzkey;
+    const void *value;
+    size_t len;
+} gzip_ctx;
+
+static void *make_gzip(void *ctxv, int *status, size_t *len)
 {
-    const char *gzkey = apr_pstrcat(r->pool, key, "|gzip", NULL);
-    const void *gz;
-    apr_thread_mutex_t *lock;
-    void *made, *buf;
+    gzip_ctx *g = ctxv;
+    void *made = NULL, *buf;
     size_t n;
 
-    if ((gz = rk_answer_acquire(gzkey, rev, gzlen)) != NULL) {
-        return gz;
-    }
-    lock = rk_build_lock(gzkey);
-    if (lock && (gz = rk_answer_acquire(gzkey, rev, gzlen)) != NULL) {
-        rk_build_unlock(lock);
-        return gz;
-    }
-    made = NULL;
-    if ((buf = malloc(rk_gzip_bound(len))) != NULL) {
-        if ((n = rk_gzip(value, len, buf, 6)) > 0 && (made = rk_cache_value_new(gzkey, n)) != NULL) {
+    if ((buf = malloc(rk_gzip_bound(g->len))) != NULL) {
+        if ((n = rk_gzip(g->value, g->len, buf, 6)) > 0
+            && (made = rk_cache_value_new(g->gzkey, n)) != NULL) {
             memcpy(made, buf, n);
-            *gzlen = n;
-            rk_answer_insert(rev, made, gzkey);
+            *len = n;
         }
         free(buf);
     }
-    rk_build_unlock(lock);
     if (!made) {
-        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "cannot gzip an answer of %" APR_SIZE_T_FMT
-                      " bytes: sent as it is", len);
+        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, g->r, "cannot gzip an answer of %"
+                      APR_SIZE_T_FMT " bytes: sent as it is", g->len);
+        *status = HTTP_INTERNAL_SERVER_ERROR;
     }
     return made;
 }
 
+/* The gzip coding of VALUE (LEN bytes, the answer cached under KEY for revision
+ * REV), cached beside it under KEY "|gzip": made once per revision like the plain
+ * answer.  NULL (logged) when it cannot be made: the caller sends VALUE as it is. */
+static const void *gzipped(request_rec *r, const char *key, apr_uint64_t rev, const void *value,
+                           size_t len, size_t *gzlen)
+{
+    gzip_ctx g = { r, apr_pstrcat(r->pool, key, "|gzip", NULL), value, len };
+    int status;
+
+    return cached_or_built(g.gzkey, rev, make_gzip, &g, gzlen, &status);
+}
+
+/* Order: the answer is found (cache) or built first, so that a resource that does not
+ * exist is 404 whatever the preconditions say (a 304 or a 412 would tell a client that
+ * something is there); then If-Match (412) and If-None-Match (304, or a long poll).
+ * An answer is built once per data revision: a 304 costs a cache lookup. */
 int rk_read(request_rec *r, rk_req *rq)
 {
     const rk_route_def *def = rk_route_def_of(rq->route.id);

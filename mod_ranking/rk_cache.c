@@ -218,6 +218,11 @@ void *rk_cache_value_new(const char *key, size_t len)
     return VALUE(e);
 }
 
+const char *rk_cache_value_key(const void *value)
+{
+    return ENTRY(value)->key;
+}
+
 void rk_cache_value_set_meta(void *value, uint32_t meta)
 {
     ENTRY(value)->meta = meta;

@@ -40,6 +40,9 @@ int rk_cache_put(rk_cache *c, const char *key, uint64_t rev, const void *val, si
 void *rk_cache_value_new(const char *key, size_t len);
 int rk_cache_insert(rk_cache *c, uint64_t rev, void *value);
 
+/* The key a value was made for (rk_cache_value_new), or NULL. */
+const char *rk_cache_value_key(const void *value);
+
 /* A number kept with a value (set before it is shared; 0 unless set): the answer
  * cache keeps a list's whole length there, for X-Total-Count. */
 void rk_cache_value_set_meta(void *value, uint32_t meta);

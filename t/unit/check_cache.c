@@ -197,6 +197,14 @@ START_TEST(test_value_meta)
 
     ck_assert_ptr_nonnull(v);
     ck_assert_uint_eq(rk_cache_value_meta(v), 0);
+    ck_assert_str_eq(rk_cache_value_key(v), "k");
+    {
+        void *once = rk_cache_value_new(NULL, 1);   /* only sent, never cached */
+
+        ck_assert_ptr_nonnull(once);
+        ck_assert_ptr_null(rk_cache_value_key(once));
+        rk_cache_release(once);
+    }
     rk_cache_value_set_meta(v, 4000000000u);
     memcpy(v, "abc", 3);
     ck_assert_int_eq(rk_cache_insert(c, 7, v), 0);
