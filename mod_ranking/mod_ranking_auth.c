@@ -48,6 +48,12 @@ token_lookup(request_rec *r, rk_req *rq, rk_db *db, const char *tok, size_t len)
     key[elen] = '|';
     rk_token_key(tok, len, key + elen + 1);
     if (!rk_token_get(key, rq->rev.auth, &te) || te.expires <= now) {
+        int rv;
+
+        if (!db->dbd && (rv = rk_db_open(r, db)) != OK) {
+            rk_send_status(r, rv);
+            return rv;
+        }
         rk_sha256_hex(tok, len, hash);
         args[0] = hash;
         args[1] = apr_psprintf(r->pool, "%" APR_INT64_T_FMT, now);
@@ -76,7 +82,6 @@ int rk_authenticate(request_rec *r, rk_req *rq)
     const char *tok = NULL;
     size_t len = 0;
     rk_db db;
-    int rv;
 
     switch (rk_bearer_parse(apr_table_get(r->headers_in, "Authorization"), &tok, &len)) {
     case RK_AUTH_NONE:
@@ -87,11 +92,9 @@ int rk_authenticate(request_rec *r, rk_req *rq)
     case RK_AUTH_BEARER:
         break;
     }
-    /* the connection and the change counters serve the handler too */
-    if ((rv = rk_db_open(r, &db)) != OK) {
-        rk_send_status(r, rv);
-        return rv;
-    }
+    /* the change counters serve the handler too; the connection is opened when the
+     * database is asked (a read whose counters and token are known needs none) */
+    memset(&db, 0, sizeof(db));
     if (rk_request_revision(r, &db, rq) != 0) {
         rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
         return HTTP_SERVICE_UNAVAILABLE;

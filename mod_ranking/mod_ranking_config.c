@@ -20,6 +20,7 @@
 #define DEFAULT_LOGIN_CACHE "shmcb"
 #define DEFAULT_EVENT_KEEPALIVE 15
 #define DEFAULT_EVENT_BUFFER (256 * 1024)
+#define DEFAULT_REVISION_CHECK 1000   /* milliseconds */
 
 typedef struct {
     int variants;            /* RK_VARIANT_* mask, UNSET */
@@ -38,6 +39,7 @@ static apr_int64_t event_keepalive = DEFAULT_EVENT_KEEPALIVE;
 static apr_int64_t event_listeners = 0;
 static apr_int64_t event_buffer = DEFAULT_EVENT_BUFFER;
 static apr_int64_t password_cost = RK_PASSWORD_COST_DEFAULT;
+static apr_int64_t revision_check = DEFAULT_REVISION_CHECK;
 
 void *rk_config_create_dir(apr_pool_t *p, char *dir)
 {
@@ -76,6 +78,7 @@ void rk_config_reset(void)
     event_listeners = 0;
     event_buffer = DEFAULT_EVENT_BUFFER;
     password_cost = RK_PASSWORD_COST_DEFAULT;
+    revision_check = DEFAULT_REVISION_CHECK;
 }
 
 static const dir_conf *conf(request_rec *r)
@@ -149,6 +152,11 @@ int rk_config_event_listeners(void)
 apr_size_t rk_config_event_buffer(void)
 {
     return (apr_size_t)event_buffer;
+}
+
+apr_interval_time_t rk_config_revision_check(void)
+{
+    return (apr_interval_time_t)revision_check * 1000;
 }
 
 /* ---- directives ---- */
@@ -314,6 +322,13 @@ static const char *set_event_buffer(cmd_parms *cmd, void *cfg, const char *arg)
                           "a number of bytes from 4096 to 16777216", &event_buffer);
 }
 
+static const char *set_revision_check(cmd_parms *cmd, void *cfg, const char *arg)
+{
+    (void)cfg;
+    return set_global_int(cmd, arg, 0, 60000, "a number of milliseconds from 0 (every "
+                          "request reads the database) to 60000", &revision_check);
+}
+
 static const char *set_password_cost(cmd_parms *cmd, void *cfg, const char *arg)
 {
     (void)cfg;
@@ -345,6 +360,10 @@ const command_rec rk_config_cmds[] = {
     AP_INIT_TAKE1("RankingPasswordCost", set_password_cost, NULL, RSRC_CONF,
                   "bcrypt cost every failed login is made to take, and of the hashes "
                   "of passwords rehashed at a login (default 10)"),
+    AP_INIT_TAKE1("RankingRevisionCheck", set_revision_check, NULL, RSRC_CONF,
+                  "Longest time in milliseconds a read trusts the change counters another "
+                  "child of this server read, so that a change made through another server "
+                  "(or by hand) shows within it (default 1000; 0: read them every request)"),
     AP_INIT_TAKE1("RankingEventKeepAlive", set_event_keepalive, NULL, RSRC_CONF,
                   "Longest silence of an event stream in seconds: a comment is sent "
                   "then (default 15)"),

@@ -37,4 +37,8 @@ apr_interval_time_t rk_config_event_keepalive(void);
 int rk_config_event_listeners(void);
 apr_size_t rk_config_event_buffer(void);
 
+/* Server-wide: RankingRevisionCheck, the longest age of the shared change counters a
+ * read may use (0: read them from the database on every request). */
+apr_interval_time_t rk_config_revision_check(void);
+
 #endif

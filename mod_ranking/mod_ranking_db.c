@@ -3,9 +3,13 @@
 #include "apr_global_mutex.h"
 #include "util_mutex.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
+#include "mod_ranking_config.h"
 #include "mod_ranking_db.h"
+#include "rk_revshare.h"
 
 #define CONN_KEY "mod_ranking:conn"
 #define WRITE_MUTEX_TYPE "ranking-write"
@@ -19,6 +23,13 @@ struct rk_conn {
 static APR_OPTIONAL_FN_TYPE(ap_dbd_open) *dbd_open;
 static APR_OPTIONAL_FN_TYPE(ap_dbd_close) *dbd_close;
 static apr_global_mutex_t *write_mutex;
+
+/* The change counters last read by any child, one slot per virtual host (its index
+ * in SLOTS, keyed by the server_rec's address), mapped by the parent at post_config
+ * (rk_revshare.h; RankingRevisionCheck). */
+static rk_revshare *revshare;
+static size_t revshare_bytes;
+static apr_hash_t *revshare_slots;
 
 /* mod_dbd's functions, found if it is loaded (it registers them when it is loaded,
  * so check_config, which apache2 -t runs, already sees them).  0, or -1 logged. */
@@ -40,6 +51,42 @@ int rk_db_check_config(server_rec *s)
     return find_dbd(s);
 }
 
+static apr_status_t revshare_unmap(void *p)
+{
+    munmap(p, revshare_bytes);
+    if (revshare == p) {
+        revshare = NULL;
+    }
+    return APR_SUCCESS;
+}
+
+/* The shared change counters: a slot per server_rec (virtual host). */
+static int revshare_map(apr_pool_t *pconf, server_rec *s)
+{
+    server_rec *v;
+    uint32_t n = 0;
+    void *m;
+
+    revshare_slots = apr_hash_make(pconf);
+    for (v = s; v; v = v->next) {
+        uint32_t *i = apr_palloc(pconf, sizeof(*i));
+
+        *i = n++;
+        apr_hash_set(revshare_slots, apr_pmemdup(pconf, &v, sizeof(v)), sizeof(v), i);
+    }
+    revshare_bytes = rk_revshare_size(n);
+    m = mmap(NULL, revshare_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) {
+        ap_log_error(APLOG_MARK, APLOG_CRIT, errno, s,
+                     "mod_ranking: cannot map the shared revision table");
+        return -1;
+    }
+    revshare = m;
+    rk_revshare_init(revshare, n);
+    apr_pool_cleanup_register(pconf, m, revshare_unmap, apr_pool_cleanup_null);
+    return 0;
+}
+
 int rk_db_post_config(apr_pool_t *pconf, server_rec *s)
 {
     apr_status_t rv;
@@ -49,6 +96,9 @@ int rk_db_post_config(apr_pool_t *pconf, server_rec *s)
     }
     if (ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_PRE_CONFIG) {
         return 0;   /* the first, dry run of the configuration */
+    }
+    if (revshare_map(pconf, s) != 0) {
+        return -1;
     }
     rv = ap_global_mutex_create(&write_mutex, NULL, WRITE_MUTEX_TYPE, NULL, s, pconf, 0);
     if (rv != APR_SUCCESS) {
@@ -419,7 +469,17 @@ void rk_db_end_read(request_rec *r, rk_db *db)
 
 int rk_db_commit(request_rec *r, rk_db *db)
 {
-    return exec(r, db, "COMMIT");
+    int rv = exec(r, db, "COMMIT");
+
+    rk_db_changed();   /* (also after a failed COMMIT: whatever it did is seen) */
+    return rv;
+}
+
+void rk_db_changed(void)
+{
+    if (revshare) {
+        rk_revshare_bump(revshare);
+    }
 }
 
 int rk_db_rollback(request_rec *r, rk_db *db)
@@ -514,12 +574,13 @@ int rk_db_begin_write(request_rec *r, rk_db *db, apr_time_t deadline)
 
 void rk_db_write_unlock(rk_db *db)
 {
+    rk_db_changed();   /* what was written (also outside a transaction) is seen */
     if (db->conn->sqlite && write_mutex) {
         apr_global_mutex_unlock(write_mutex);
     }
 }
 
-int rk_db_revision(request_rec *r, rk_db *db, rk_rev *rev)
+static int revision_read(request_rec *r, rk_db *db, rk_rev *rev)
 {
     const char *v[3];
 
@@ -529,5 +590,41 @@ int rk_db_revision(request_rec *r, rk_db *db, rk_rev *rev)
     rev->epoch = v[0];
     rev->data = (apr_uint64_t)apr_strtoi64(v[1], NULL, 10);
     rev->auth = (apr_uint64_t)apr_strtoi64(v[2], NULL, 10);
+    return 0;
+}
+
+int rk_db_revision(request_rec *r, rk_db *db, rk_rev *rev)
+{
+    return revision_read(r, db, rev);
+}
+
+int rk_db_revision_shared(request_rec *r, rk_db *db, rk_rev *rev, int fresh)
+{
+    apr_interval_time_t bound = rk_config_revision_check();
+    uint32_t *slot = revshare && revshare_slots
+                     ? apr_hash_get(revshare_slots, &r->server, sizeof(r->server)) : NULL;
+    apr_time_t start = apr_time_now();
+    uint64_t gen = 0, data, auth;
+    char epoch[RK_REVSHARE_EPOCH];
+
+    if (slot && bound > 0) {
+        if (!fresh && rk_revshare_get(revshare, *slot, start, bound, &data, &auth, epoch,
+                                      sizeof(epoch))) {
+            rev->epoch = apr_pstrdup(r->pool, epoch);
+            rev->data = data;
+            rev->auth = auth;
+            return 1;
+        }
+        gen = rk_revshare_gen(revshare);
+    }
+    if (!db->dbd && rk_db_open(r, db) != OK) {
+        return -1;
+    }
+    if (revision_read(r, db, rev) != 0) {
+        return -1;
+    }
+    if (slot && bound > 0) {
+        rk_revshare_put(revshare, *slot, gen, start, rev->data, rev->auth, rev->epoch);
+    }
     return 0;
 }

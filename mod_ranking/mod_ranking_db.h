@@ -102,5 +102,14 @@ void rk_db_write_unlock(rk_db *db);
 
 /* Read the change counters into REV.  0, or -1 on a database error. */
 int rk_db_revision(request_rec *r, rk_db *db, rk_rev *rev);
+/* The change counters for a request: unless FRESH, from what any child of this server
+ * read less than RankingRevisionCheck ago with no commit of this server since (shared
+ * memory, rk_revshare.h), without the database; else read from the database (DB,
+ * opened here when its dbd is NULL) and kept for the others.  1 (shared), 0 (read), or
+ * -1 (logged). */
+int rk_db_revision_shared(request_rec *r, rk_db *db, rk_rev *rev, int fresh);
+/* A commit of this server is done (rk_db_commit calls it; a write outside a
+ * transaction too): every child's next request reads the counters again. */
+void rk_db_changed(void);
 
 #endif

@@ -16,7 +16,8 @@ typedef struct {
     unsigned method;        /* RK_M_* bit */
     int editor;             /* the token's user may write */
     int authenticated;
-    int have_rev;           /* REV read from the database */
+    int have_rev;           /* REV known */
+    int rev_shared;         /* REV from the children's shared table, not the database */
     int waited;             /* a long poll that has waited: answer, never wait again */
     int headers_done;       /* rk_common_headers has run */
     rk_rev rev;
@@ -35,9 +36,14 @@ rk_req *rk_request(request_rec *r);
  * preflight (OPTIONS with Access-Control-Request-Method) or of an answer. */
 void rk_common_headers(request_rec *r, rk_req *rq);
 
-/* The change counters of the database, read once per request into RQ->rev.  0, or
- * -1 on a database error. */
+/* The change counters of the database, found once per request into RQ->rev: for a GET
+ * or HEAD, those another child of this server read lately when RankingRevisionCheck
+ * allows (no database), else read (DB opened if its dbd is NULL).  0, or -1 on a
+ * database error. */
 int rk_request_revision(request_rec *r, rk_db *db, rk_req *rq);
+/* The same, read from the database whatever RQ->rev holds (an answer about to be
+ * built reads it, so that the answer and its ETag tell the same revision). */
+int rk_request_revision_fresh(request_rec *r, rk_db *db, rk_req *rq);
 
 /* Answers.  Each returns OK (the handler's return value) once the answer is given. */
 int rk_send_json(request_rec *r, int status, json_t *json);         /* steals JSON */

@@ -302,6 +302,9 @@ static void poll_source(apr_pool_t *p, source *src)
         }
     }
     rk_db_close_bg(src->s, &db);
+    if (moved && src->have_rev) {
+        rk_db_changed();   /* a change through another server: every child reads again */
+    }
     if (n > 0) {
         apr_uint64_t rev = (apr_uint64_t)apr_atoi64(v[1]);
 

@@ -207,6 +207,12 @@ typedef struct {
 static void *make_answer(void *ctxv, int *status, size_t *len)
 {
     answer_ctx *a = ctxv;
+    int rv;
+
+    if (!a->db->dbd && (rv = rk_db_open(a->r, a->db)) != OK) {
+        *status = rv;
+        return NULL;
+    }
 
     return rk_route_def_of(a->rq->route.id)->answer == RK_ANSWER_BOARD
            ? rk_board_build(a->r, a->db, &a->rq->route, a->division, a->key, status, len)
@@ -220,7 +226,19 @@ static const void *answer_of(request_rec *r, rk_req *rq, rk_db *db, const char *
                              int *status)
 {
     answer_ctx a = { r, rq, db, key, division, lq };
+    const void *value;
 
+    if (rq->rev_shared) {
+        if ((value = rk_answer_acquire(key, rq->rev.data, len)) != NULL) {
+            return value;
+        }
+        /* to be built: from the database's rows, so with its counters (else a change
+         * through another server would be shown under the former ETag) */
+        if (rk_request_revision_fresh(r, db, rq) != 0) {
+            *status = HTTP_SERVICE_UNAVAILABLE;
+            return NULL;
+        }
+    }
     return cached_or_built(key, rq->rev.data, make_answer, &a, len, status);
 }
 
@@ -337,15 +355,17 @@ int rk_read(request_rec *r, rk_req *rq)
     if (!rq->waited) {   /* (a long poll's second turn has it already) */
         apr_table_mergen(r->headers_out, "Vary", "Accept-Encoding");
     }
-    if ((rv = rk_db_open(r, &db)) != OK) {
-        return rk_send_status(r, rv);
-    }
+    /* the connection is opened when the database is asked: an answer in the cache,
+     * with the change counters shared by the children, needs none */
+    memset(&db, 0, sizeof(db));
     if (def->answer == RK_ANSWER_BOARD) {
         size_t n = r->args ? strlen(r->args) + 1 : 1;
 
         /* a bad query of a path that exists is 400; of one that does not, 404 */
         if (rk_query_get(r->args, "division", apr_palloc(r->pool, n), n, &division) < 0) {
-            rv = rk_board_exists(r, &db, &rq->route);
+            if ((rv = rk_db_open(r, &db)) == OK) {
+                rv = rk_board_exists(r, &db, &rq->route);
+            }
             return rv == OK ? rk_send_error(r, HTTP_BAD_REQUEST, "Invalid query")
                             : rk_send_status(r, rv);
         }

@@ -30,6 +30,8 @@ static const struct {
     { "RankingStreams", "streams", "event streams", offsetof(rk_stats_child, streams), 1 },
     { "RankingPolls", "polls", "long polls", offsetof(rk_stats_child, polls), 1 },
     { "RankingRevision", "revision", "data revision", offsetof(rk_stats_child, revision), 0 },
+    { "RankingRevisionReads", "revision_reads", "counters read", offsetof(rk_stats_child, revision_reads), 1 },
+    { "RankingRevisionShared", "revision_shared", "counters shared", offsetof(rk_stats_child, revision_shared), 1 },
 };
 #define NFIELDS (sizeof(fields) / sizeof(fields[0]))
 #define COMMIT_GROUPS 7     /* indices in fields */

@@ -24,6 +24,8 @@ typedef struct {
     uint64_t streams;               /* event streams open now */
     uint64_t polls;                 /* long polls waiting now */
     uint64_t revision;              /* the data revision last read from the database */
+    uint64_t revision_reads;        /* requests that read the change counters */
+    uint64_t revision_shared;       /* requests that took them from the shared table */
 } rk_stats_child;
 
 typedef struct {

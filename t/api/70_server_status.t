@@ -5,7 +5,7 @@
 # figures are checked to move exactly with what the test does: answer lookups, a lane
 # PUT, a stream opened then closed, a long poll waiting.  (Apache::Test runs one file
 # at a time: nothing else talks to the server meanwhile.)
-# tests: 27
+# tests: 31
 use strict;
 use warnings;
 use FindBin;
@@ -43,11 +43,12 @@ my ($t0, $c0) = status();
 ok($t0->{RankingChildren} >= 1 && $t0->{RankingChildren} == @$c0,
    "?auto: RankingChildren ($t0->{RankingChildren}) and one RankingChild line each");
 my @keys = qw(answers answer_bytes answer_hits answer_misses tokens token_hits token_misses
-              commit_groups commit_lanes streams polls revision commit_mean);
+              commit_groups commit_lanes streams polls revision revision_reads revision_shared
+              commit_mean);
 ok(!grep({ my $c = $_; grep { !defined $c->{$_} } 'pid', @keys } @$c0), 'each child line has every figure');
 ok(!grep({ $_->{pid} !~ /^\d+$/ || !kill(0, $_->{pid}) } @$c0), 'each child line names a live process');
 for my $k (qw(RankingAnswerHits RankingTokenHits RankingCommitGroups RankingStreams RankingRevision
-              RankingCommitMeanGroup)) {
+              RankingRevisionReads RankingRevisionShared RankingCommitMeanGroup)) {
     ok(defined $t0->{$k}, "?auto has $k");
 }
 my $sum = 0;
@@ -66,6 +67,23 @@ ok($t1->{RankingAnswerHits} - $t0->{RankingAnswerHits} >= 10 - $t1->{RankingChil
 ok($t1->{RankingAnswerEntries} >= 1 && $t1->{RankingAnswerBytes} > 0, 'answers held: entries and bytes');
 ok($t1->{RankingTokenHits} + $t1->{RankingTokenMisses} > $t0->{RankingTokenHits} + $t0->{RankingTokenMisses},
    'token checks counted');
+
+# RankingRevisionCheck (300 ms here): reads take the change counters from the table the
+# children share, reading them from the database once they are older than that
+my ($ts0) = status();
+my $start = time;
+for (1 .. 20) { req(GET => '/api/competition/', $R)->code == 200 or die "GET /api/competition/\n" }
+my $elapsed = time - $start;
+my ($ts1) = status();
+my $reads = $ts1->{RankingRevisionReads} - $ts0->{RankingRevisionReads};
+my $shared = $ts1->{RankingRevisionShared} - $ts0->{RankingRevisionShared};
+# (a read whose answer is built reads them again, so that its ETag is the rows')
+ok($reads + $shared >= 20, "twenty reads: each read the counters or took them shared ($reads + $shared)");
+# (a read of the database per expiry of 300 ms, one more per child at most racing it)
+my $most = (int($elapsed / 0.3) + 1) * ($ts1->{RankingChildren} + 1);
+ok($shared > 0 && $reads <= $most,
+   sprintf('the counters were read %d times in %.0f ms (at most %d), taken shared %d times',
+           $reads, 1000 * $elapsed, $most, $shared));
 
 # the revision: what the ETag of a read says
 my $etag = req(GET => '/api/competition/1', $R)->header('ETag') // '';

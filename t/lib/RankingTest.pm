@@ -11,6 +11,7 @@ package RankingTest;
 # The expectations are deliberately NOT computed from the database: they are what a
 # client reading the contract (API.md) and the demo data must receive.
 use strict;
+use Time::HiRes ();
 use File::Temp ();
 use POSIX ();
 use warnings;
@@ -145,6 +146,11 @@ sub auth { return (Authorization => "Bearer $_[0]") }
 #   server's user (so that a -wal
 #   or -shm file it creates stays usable by the server's children), stdin from TEXT
 #   (else /dev/null).  Dies when the command is missing: that is a failure, not a skip.
+# RankingRevisionCheck of t/conf/extra.conf.in (milliseconds): after a change made by
+# hand, a read of the server may show the former data for that long.
+our $REVISION_CHECK_MS = 300;
+sub settle { Time::HiRes::sleep(($REVISION_CHECK_MS + 50) / 1000) }
+
 sub admin {
     my $o = ref $_[0] eq 'HASH' ? shift : {};
     my @args = @_;
@@ -169,7 +175,9 @@ sub admin {
     local $/;
     my $out = <$fh> // '';
     close $fh;
-    return ($? >> 8, $out);
+    my $rc = $? >> 8;
+    settle();   # what it changed shows in every child of the server
+    return ($rc, $out);
 }
 
 # db_exec(SQL) -> (exit status, output): runs SQL on the test database (sqlite3 as the
@@ -196,7 +204,9 @@ sub db_exec {
     local $/;
     my $out = <$fh> // '';
     close $fh;
-    return ($? >> 8, $out);
+    my $rc = $? >> 8;
+    settle();
+    return ($rc, $out);
 }
 
 # admin_ok(NAME, ARGS...): one test, the command exits 0.

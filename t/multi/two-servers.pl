@@ -3,8 +3,9 @@
 #
 # Two httpd servers (different ports, event MPM) sharing one PostgreSQL database:
 #  - a token issued by one is accepted by the other;
-#  - a lane PUT through one is read back through the other at once;
-#  - revoking a user (ranking-admin) locks them out of both at once;
+#  - a lane PUT through one is read at once through every child of that server, and
+#    through the other within RankingRevisionCheck (1 s);
+#  - revoking a user (ranking-admin) locks them out of both within RankingRevisionCheck;
 #  - concurrent lane writers spread over both servers lose no update;
 #  - a lane change through one server reaches an event stream open on the other, and
 #    a long poll waiting on the other answers with the new data.
@@ -37,6 +38,9 @@ chmod 0755, $tmp;   # the postgres and www-data users work inside
 my $pgdir  = "$tmp/pg";
 my $pgport = RkServer::free_port();
 my ($conninfo, @servers);
+my $CHECK = 1000;
+my $moddir = `apxs -q LIBEXECDIR`;
+chomp $moddir;   # RankingRevisionCheck (ms) of both servers: the default
 my $parent = $$;
 
 sub cleanup {
@@ -55,7 +59,11 @@ $? == 0 or die "cannot start PostgreSQL\n";
 chomp $conninfo;
 for my $i (0, 1) {
     push @servers, RkServer->new(dir => "$tmp/httpd$i", so => $so, driver => 'pgsql',
-                                 params => $conninfo, extra => 'DBDMax 25');
+                                 params => $conninfo,
+                                 extra => "DBDMax 25\nRankingRevisionCheck $CHECK\n"
+                                          . "LoadModule status_module $moddir/mod_status.so\n"
+                                          . "<Location /status>\n SetHandler server-status\n"
+                                          . " Require all granted\n</Location>");
 }
 my ($a, $b) = @servers;
 
@@ -69,28 +77,84 @@ ok(defined $judge, 'judge logs in on server B');
 ($code) = $a->call('GET', '/competition/1', $judge);
 ok($code == 200, 'server A accepts the token of server B');
 
-# ---- a write through one is read through the other at once ---------------------
+# ---- RankingRevisionCheck: the bounds -------------------------------------------
+# Each server's children share the change counters they read (RankingRevisionCheck,
+# $CHECK ms here): a write through a server is seen at once by every child of that
+# server; one through the other server (or ranking-admin) within $CHECK ms.
 my $lane = '/competition/2/zone/26/heat/255/voie/2017';
+my $line = '/competition/2/heat/255/line/2017';
+sub score_on {   # the lane's score read through SERVER on a new connection
+    my ($server, $token, $path) = @_;
+    my ($c, $d) = $server->call('GET', $path // $lane, $token, undef, LWP::UserAgent->new(timeout => 10));
+    return $c == 200 ? ($d->{voie} // $d->{line} // {})->{score} // '' : "status $c";
+}
 # heat 255 is of WOD 18 (reps): a score is a number of reps
+Time::HiRes::sleep($CHECK / 1000 + 0.2);   # what B holds is out of date:
+score_on($b, $demo);                       # this read of B reads the counters (t_r)
+my $t_r = Time::HiRes::time();
 ($code, $data) = $a->call('PUT', $lane, $judge, { score => '4242' });
 ok($code == 200 && $data->{voie}{score} eq '4242', 'PUT through server A');
-($code, $data) = $b->call('GET', '/competition/2/heat/255/line/2017', $judge);
-ok($code == 200 && $data->{line}{score} eq '4242',
-   'server B reads the new score at once (variant B)');
-($code, $data) = $b->call('GET', $lane, $demo);
-ok($code == 200 && $data->{voie}{score} eq '4242',
-   'server B reads the new score at once (variant A)');
+my @a_reads = map { score_on($a, $demo) } 1 .. 20;
+ok(!grep({ $_ ne '4242' } @a_reads),
+   'server A: 20 reads on new connections (its children) show the new score at once')
+    or print "# @a_reads\n";
+my $seen;
+while (Time::HiRes::time() - $t_r < $CHECK / 1000 + 2) {
+    if (score_on($b, $demo) eq '4242' && score_on($b, $judge, $line) eq '4242') {
+        $seen = Time::HiRes::time() - $t_r;
+        last;
+    }
+    Time::HiRes::sleep(0.02);
+}
+ok(defined $seen && $seen <= $CHECK / 1000 + 0.25,
+   sprintf('server B shows the new score (variants A and B) within RankingRevisionCheck '
+           . '%d ms of its last read of the counters (%s)', $CHECK,
+           defined $seen ? sprintf('%.0f ms', 1000 * $seen) : 'never'));
 
-# ---- revoking a user locks them out of both --------------------------------------
+# reads of B take the counters from the table its children share: 50 reads in a
+# burst read them from PostgreSQL about once per RankingRevisionCheck
+sub status_totals {
+    my $res = LWP::UserAgent->new(timeout => 10)->get("http://127.0.0.1:$_[0]{port}/status?auto");
+    return { map { /^(Ranking\w+): (\S+)$/ ? ($1 => $2) : () } split /\n/, $res->content };
+}
+{
+    my $s0 = status_totals($b);
+    my $t0 = Time::HiRes::time();
+    my $good = grep { ($b->call('GET', '/competition/2/zone/26/heat/255/voie/', $demo))[0] == 200 } 1 .. 50;
+    my $ms = 1000 * (Time::HiRes::time() - $t0);
+    my $s1 = status_totals($b);
+    my $reads = ($s1->{RankingRevisionReads} // 0) - ($s0->{RankingRevisionReads} // 0);
+    my $shared = ($s1->{RankingRevisionShared} // 0) - ($s0->{RankingRevisionShared} // 0);
+    my $most = (int($ms / $CHECK) + 1) * (($s1->{RankingChildren} // 1) + 1);
+    ok($good == 50 && $reads + $shared >= 50 && $shared > 0 && $reads <= $most,
+       sprintf('server B, 50 reads in %.0f ms: counters read from PostgreSQL %d times (at most %d), '
+               . 'taken from the shared table %d times', $ms, $reads, $most, $shared));
+}
+
+# ---- revoking a user locks them out of both within the bound ---------------------
+Time::HiRes::sleep(0.1);
+score_on($_, $demo) for $a, $b;            # both hold counters read just now
 my $out = `"$admin" --driver pgsql --params "$conninfo" revoke demo 2>&1`;
+my $t_rev = Time::HiRes::time();
 ok($? == 0, "ranking-admin revokes demo's tokens on PostgreSQL") or print "# $out";
-($code) = $a->call('GET', '/competition/', $demo);
-ok($code == 401, 'revoked token refused by server A');
-($code) = $b->call('GET', '/competition/', $demo);
-ok($code == 401, 'revoked token refused by server B');
+my %cut;
+while (Time::HiRes::time() - $t_rev < $CHECK / 1000 + 2 && keys %cut < 2) {
+    for my $i (0, 1) {
+        next if defined $cut{$i};
+        my ($c) = $servers[$i]->call('GET', '/competition/', $demo, undef, LWP::UserAgent->new(timeout => 10));
+        $cut{$i} = Time::HiRes::time() - $t_rev if $c == 401;
+    }
+    Time::HiRes::sleep(0.02);
+}
+for my $i (0, 1) {
+    ok(defined $cut{$i} && $cut{$i} <= $CHECK / 1000 + 0.25,
+       sprintf('revoked token refused by server %s within RankingRevisionCheck (%s)', ('A', 'B')[$i],
+               defined $cut{$i} ? sprintf('%.0f ms', 1000 * $cut{$i}) : 'never'));
+}
 my $again = $b->login('demo', 'demo');
 ok(defined $again && ($a->call('GET', '/competition/', $again))[0] == 200,
    'a new login works again on both');
+$demo = $again;
 
 # ---- concurrent writers over both servers ---------------------------------------
 # each writer owns one lane of heat 253 (zone 26) and sets its score N times,
@@ -120,6 +184,7 @@ for my $pid (@pids) {
     $writers_ok = 0 if $? != 0;
 }
 ok($writers_ok, scalar(@lanes) . " writers x $rounds PUTs over both servers: all 200");
+Time::HiRes::sleep($CHECK / 1000 + 0.1);   # the writes through A show on B
 ($code, $data) = $b->call('GET', '/competition/2/zone/26/heat/253/voie/', $judge);
 my %score = map { $_->{id} => $_->{score} } @{ $data->{voies} || [] };
 ok(!grep({ ($score{$lanes[$_]} // '') ne sprintf('%d.%02d', $_ + 1, $rounds) } 0 .. $#lanes),

@@ -148,16 +148,19 @@ START_TEST(auto_form)
     rk_stats_add(&b->commit_lanes, 1);
     rk_stats_add(&b->polls, 2);
     rk_stats_set(&b->revision, 19);
+    rk_stats_add(&b->revision_reads, 3);
+    rk_stats_add(&a->revision_shared, 40);
+    rk_stats_add(&b->revision_shared, 2);
     rk_stats_add(&gone->answer_hits, 1000);
     dead_pid = 302;
     ck_assert_int_eq(rk_stats_write(t, 1, alive_but_dead, append, out), 2);
     ck_assert_str_eq(out,
         "RankingChild: pid=300 answers=3 answer_bytes=1000 answer_hits=10 answer_misses=2"
         " tokens=1 token_hits=5 token_misses=1 commit_groups=2 commit_lanes=5 streams=4"
-        " polls=0 revision=17 commit_mean=2.50\n"
+        " polls=0 revision=17 revision_reads=0 revision_shared=40 commit_mean=2.50\n"
         "RankingChild: pid=301 answers=0 answer_bytes=0 answer_hits=1 answer_misses=0"
         " tokens=0 token_hits=0 token_misses=0 commit_groups=1 commit_lanes=1 streams=0"
-        " polls=2 revision=19 commit_mean=1.00\n"
+        " polls=2 revision=19 revision_reads=3 revision_shared=2 commit_mean=1.00\n"
         "RankingChildren: 2\n"
         "RankingAnswerEntries: 3\n"
         "RankingAnswerBytes: 1000\n"
@@ -171,6 +174,8 @@ START_TEST(auto_form)
         "RankingStreams: 4\n"
         "RankingPolls: 2\n"
         "RankingRevision: 19\n"
+        "RankingRevisionReads: 3\n"
+        "RankingRevisionShared: 42\n"
         "RankingCommitMeanGroup: 2.00\n");
     free(t);
 }
