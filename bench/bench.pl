@@ -20,6 +20,9 @@
 # Prints one table and writes it as JSON.  Exit status: 0 when every target is met
 # (in --smoke mode: when every measurement ran without an error), 1 otherwise.
 #
+#   - PostgreSQL: the demo's read routes on a server over a throwaway PostgreSQL
+#     (t/pg/pg-server.sh) and on the SQLite server, each against its static file
+#     (target: PostgreSQL at least 0.9x);
 #   - event streams: STREAMS (10,000; 200 in --smoke mode) open on a server of 4
 #     children of 64 threads: the delay from a lane PUT's answer to each stream's event,
 #     the RSS per open stream, the read rate while they are open (bench/sse-clients.c).
@@ -626,6 +629,102 @@ target('memory', $same == 2 && defined $late && $late <= 512,
                ($mid ? $mid->[0] : 0) / 1000, ($samples[-1] ? $samples[-1][0] : 0) / 1000,
                $late // 0));
 
+# ---- PostgreSQL against SQLite: the demo's reads -------------------------------------
+#
+# The same read routes of the demo data (sql/demo.sql) on a server of the same shape
+# (2 children x 64 threads) over a throwaway PostgreSQL on loopback (t/pg/pg-server.sh,
+# pinned with httpd), each against the same bytes served by that server as a static
+# file; and the same routes on the SQLite server above.  Target: PostgreSQL reads at
+# least 0.9x the static file (RankingRevisionCheck at its default: a read whose answer
+# and token are cached does not ask the database).
+
+my @backend_routes = (
+    ['demo-competitions' => '/competition/'],
+    ['demo-competition'  => '/competition/4'],
+    ['demo-spots'        => '/competition/4/spot/'],
+    ['demo-heats'        => '/competition/4/zone/41/heat/'],
+    ['demo-leaderboard'  => '/competition/4/leaderboard'],
+);
+my %pg;
+if ((!$o{only} || 'postgresql' =~ /$o{only}/) && -x "$ROOT/t/pg/pg-server.sh"
+    && `sh -c 'ls -d /usr/lib/postgresql/*/bin 2>/dev/null'`) {
+    my $pgdir = "$dir/pg";
+    my $pgport = RkServer::free_port();
+    my $conninfo = `"$ROOT/t/pg/pg-server.sh" start "$pgdir" $pgport`;
+    chomp $conninfo;
+    if ($? != 0 || !$conninfo) {
+        push @errors, 'PostgreSQL: cannot start a server (t/pg/pg-server.sh)';
+    }
+    else {
+        my $ps = RkServer->new(dir => "$dir/pgsrv", so => $so, driver => 'pgsql',
+                               params => $conninfo, mpm => 'event', extra => <<"CONF");
+LoadModule mime_module $moddir/mod_mime.so
+TypesConfig "$dir/mime.types"
+StartServers 2
+ServerLimit 2
+ThreadsPerChild 64
+MaxRequestWorkers 128
+MinSpareThreads 1
+MaxSpareThreads 128
+MaxConnectionsPerChild 0
+KeepAliveTimeout 30
+MaxKeepAliveRequests 0
+DBDMax 64
+<Location /api>
+    RankingLoginLimit 0
+</Location>
+CONF
+        if ($o{pin}) {
+            my ($pm) = `head -1 '$pgdir/data/postmaster.pid'` =~ /(\d+)/;
+            for my $pid ($ps->pid, split(' ', `ps --ppid @{[ $ps->pid ]} -o pid=`),
+                         $pm ? ($pm, split(' ', `ps --ppid $pm -o pid=`)) : ()) {
+                system("taskset -a -p -c $server_cpus $pid >/dev/null");
+            }
+        }
+        my $pgbase = "http://127.0.0.1:$ps->{port}";
+        my $pgtoken = $ps->login('judge', 'judge');
+        make_path("$dir/pgsrv/static");
+        for my $rt ($pgtoken ? @backend_routes : ()) {
+            my ($name, $path) = @$rt;
+            for my $b (['postgresql', $pgbase, "$dir/pgsrv/static", $pgtoken],
+                       ['sqlite', $base, "$dir/static", $token]) {
+                my ($backend, $url, $sdir, $tok) = @$b;
+                my $res = $ua->get("$url/api$path", Authorization => "Bearer $tok");
+                if ($res->code != 200) {
+                    push @errors, "$backend: GET $path: " . $res->status_line;
+                    next;
+                }
+                open my $fh, '>:raw', "$sdir/$name.json" or die;
+                print $fh $res->content;
+                close $fh;
+                info(sprintf "%-18s %-10s %6d bytes: module vs static file", $name, $backend,
+                     length $res->content);
+                compared_row(alternate(
+                    sub { wrk(url => "$url/api$path", headers => ["Authorization: Bearer $tok"],
+                              $_[0] ? (duration => 1) : ()) },
+                    sub { wrk(url => "$url/static/$name.json", headers => ["Authorization: Bearer $tok"],
+                              $_[0] ? (duration => 1) : ()) }),
+                    route => "GET $path ($backend)", name => "$name-$backend", kind => $backend,
+                    bytes => length $res->content);
+            }
+        }
+        push @errors, 'PostgreSQL: cannot log in as judge' unless $pgtoken;
+        my @pgrows = grep { $_->{kind} eq 'postgresql' } @rows;
+        if (@pgrows) {
+            my ($worst) = sort { $a->{ratio} <=> $b->{ratio} } @pgrows;
+            %pg = (rows => scalar @pgrows, worst_ratio => $worst->{ratio}, worst => $worst->{route});
+            target('postgresql-reads', $worst->{ratio} >= 0.9,
+                   sprintf('PostgreSQL reads of the demo: every route at least 0.9x the static '
+                           . 'file (worst %s: %.3f)', $worst->{route}, $worst->{ratio}));
+        }
+        $ps->stop;
+    }
+    system("$ROOT/t/pg/pg-server.sh", 'stop', $pgdir, $pgport);
+}
+elsif (!$o{only} || 'postgresql' =~ /$o{only}/) {
+    push @errors, 'PostgreSQL: no server installed (apt-get install postgresql libaprutil1-dbd-pgsql)';
+}
+
 # ---- event streams: 10,000 open on one server ----------------------------------------
 #
 # A server of its own (event MPM, 4 children of 64 threads, a high
@@ -766,7 +865,7 @@ my %result = (
                   database => 'SQLite, WAL, synchronous=FULL' },
     rows => \@rows, token_check => \%token_share, memory => \%memory,
     leaderboard_rebuild => \%rebuild,
-    gzip => \%gzip, streams => \%streams,
+    gzip => \%gzip, streams => \%streams, postgresql => \%pg,
     targets => \%targets, errors => \@errors);
 open my $jf, '>', $o{json} or die "$o{json}: $!";
 print $jf JSON::PP->new->canonical->pretty->encode(\%result);
