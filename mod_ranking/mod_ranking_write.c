@@ -8,8 +8,10 @@
  * writer answers only after the commit that holds its update: as durable as one
  * transaction per request, with one disk sync for the whole group.  The leader
  * allocates a job's results in the job's request pool while that request's thread
- * waits, so a pool is never used by two threads at once.  PostgreSQL runs each PUT
- * on its own (its transactions do not serialise). */
+ * waits, so a pool is never used by two threads at once.  PostgreSQL groups them the
+ * same way: there every write transaction locks the one revision row first (see
+ * rk_db_begin_write), so writers serialise there too, and each commit waits for its
+ * WAL flush; one transaction per group makes one flush per group. */
 #include "mod_ranking_write.h"
 #include "mod_ranking_status.h"
 #include "mod_ranking_live.h"
@@ -336,7 +338,7 @@ int rk_put_lane(request_rec *r, rk_req *rq)
     /* the whole wait for the write lock (queue, mutex, SQLite) ends by then */
     job->link.deadline = apr_time_now() + apr_time_from_msec(RK_WRITE_WAIT_MS);
     job->link.next = NULL;
-    if (group && rk_db_is_sqlite(&db)) {
+    if (group) {
         if (rk_group_submit(group, &job->link, job->link.deadline, put_batch, &ctx) != 0) {
             ap_log_rerror(APLOG_MARK, APLOG_WARNING, 0, r, "lane write: still queued "
                           "behind another write after %d ms: gave up", RK_WRITE_WAIT_MS);
