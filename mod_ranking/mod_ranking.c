@@ -19,7 +19,8 @@
 #include "mod_ranking_status.h"
 #include "mod_ranking_write.h"
 
-/* The bearer check, before the handler.  /connect and OPTIONS need no token. */
+/* The bearer check, before the handler.  /connect and OPTIONS need no token, nor a
+ * public read (RankingPublic, rk_request). */
 static int rk_access(request_rec *r)
 {
     rk_req *rq;
@@ -32,6 +33,12 @@ static int rk_access(request_rec *r)
     rk_common_headers(r, rq);
     if (rq->method == RK_M_OPTIONS || rq->route.id == RK_ROUTE_CONNECT) {
         return DECLINED;
+    }
+    /* RankingPublic: a read without a token needs none (rk_request decides) */
+    if (rq->anonymous) {
+        ap_log_rerror(APLOG_MARK, APLOG_TRACE1, 0, r, "access hook: public %s %s",
+                      r->method, rk_route_name(rq->route.id));
+        return OK;
     }
     /* on failure the JSON answer is already written: DONE ends the request */
     if (rk_authenticate(r, rq) != OK) {
@@ -59,7 +66,8 @@ static int rk_handler(request_rec *r)
     rk_common_headers(r, rq);
     /* a request the access hook did not see (sub-request, internal redirect with a
      * different configuration): check the token here */
-    if (!rq->authenticated && rq->method != RK_M_OPTIONS && rq->route.id != RK_ROUTE_CONNECT) {
+    if (!rq->authenticated && !rq->anonymous && rq->method != RK_M_OPTIONS
+        && rq->route.id != RK_ROUTE_CONNECT) {
         ap_log_rerror(APLOG_MARK, APLOG_TRACE1, 0, r, "handler: token not checked by the "
                       "access hook, checking it here");
         if (rk_authenticate(r, rq) != OK) {

@@ -21,6 +21,9 @@
 #define DEFAULT_EVENT_KEEPALIVE 15
 #define DEFAULT_EVENT_BUFFER (256 * 1024)
 #define DEFAULT_REVISION_CHECK 1000   /* milliseconds */
+#define DEFAULT_PUBLIC_MAXAGE 5
+#define DEFAULT_PUBLIC_STALE 30
+#define PUBLIC_SECONDS_MAX 86400
 
 typedef struct {
     int variants;            /* RK_VARIANT_* mask, UNSET */
@@ -31,6 +34,9 @@ typedef struct {
     apr_int64_t login_window;/* seconds, UNSET */
     apr_array_header_t *cors;/* RankingCORSOrigins: origins (const char *), empty: off;
                               * NULL when unset */
+    int public_reads;        /* RankingPublic: 1 on, 0 off, UNSET */
+    apr_int64_t public_maxage;  /* RankingPublicCache: max-age, seconds, UNSET */
+    apr_int64_t public_stale;   /* RankingPublicCache: stale-while-revalidate, UNSET */
 } dir_conf;
 
 /* RankingLoginCache: "none", or a socache provider with its arguments */
@@ -52,6 +58,9 @@ void *rk_config_create_dir(apr_pool_t *p, char *dir)
     c->base = NULL;
     c->login_limit = UNSET;
     c->login_window = UNSET;
+    c->public_reads = UNSET;
+    c->public_maxage = UNSET;
+    c->public_stale = UNSET;
     return c;
 }
 
@@ -66,6 +75,9 @@ void *rk_config_merge_dir(apr_pool_t *p, void *basev, void *addv)
     MERGE(body_limit);
     MERGE(login_limit);
     MERGE(login_window);
+    MERGE(public_reads);
+    MERGE(public_maxage);
+    MERGE(public_stale);
     c->base = add->base ? add->base : base->base;
     c->cors = add->cors ? add->cors : base->cors;
     return c;
@@ -127,6 +139,19 @@ const char *const *rk_config_cors_origins(request_rec *r, size_t *n)
 
     *n = a ? (size_t)a->nelts : 0;
     return *n ? (const char *const *)a->elts : NULL;
+}
+
+int rk_config_public(request_rec *r)
+{
+    return conf(r)->public_reads == 1;
+}
+
+void rk_config_public_cache(request_rec *r, apr_int64_t *maxage, apr_int64_t *stale)
+{
+    const dir_conf *c = conf(r);
+
+    *maxage = c->public_maxage == UNSET ? DEFAULT_PUBLIC_MAXAGE : c->public_maxage;
+    *stale = c->public_stale == UNSET ? DEFAULT_PUBLIC_STALE : c->public_stale;
 }
 
 const char *rk_config_login_cache(void)
@@ -264,6 +289,35 @@ static const char *set_cors(cmd_parms *cmd, void *cfg, const char *arg)
     return NULL;
 }
 
+static const char *set_public(cmd_parms *cmd, void *cfg, int on)
+{
+    (void)cmd;
+    ((dir_conf *)cfg)->public_reads = on ? 1 : 0;
+    return NULL;
+}
+
+/* RankingPublicCache MAXAGE [STALE]: both in seconds; STALE 0 leaves
+ * stale-while-revalidate out of the header. */
+static const char *set_public_cache(cmd_parms *cmd, void *cfg, const char *maxage,
+                                    const char *stale)
+{
+    dir_conf *c = cfg;
+    apr_int64_t m, s = DEFAULT_PUBLIC_STALE;
+    const char *err = parse_int(cmd, maxage, 0, PUBLIC_SECONDS_MAX,
+                                "MAXAGE is a number of seconds from 0 to 86400", &m);
+
+    if (!err && stale) {
+        err = parse_int(cmd, stale, 0, PUBLIC_SECONDS_MAX,
+                        "STALE is a number of seconds from 0 (none) to 86400", &s);
+    }
+    if (err) {
+        return err;
+    }
+    c->public_maxage = m;
+    c->public_stale = s;
+    return NULL;
+}
+
 static const char *set_login_cache(cmd_parms *cmd, void *cfg, const char *arg)
 {
     const char *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
@@ -354,6 +408,12 @@ const command_rec rk_config_cmds[] = {
     AP_INIT_ITERATE("RankingCORSOrigins", set_cors, NULL, ACCESS_CONF,
                     "Origins whose pages may use the API from a browser (CORS), or off "
                     "(default off)"),
+    AP_INIT_FLAG("RankingPublic", set_public, NULL, ACCESS_CONF,
+                 "On: the read routes of the mount (lists, details, leaderboards) answer "
+                 "requests without a token, with a public Cache-Control (default Off)"),
+    AP_INIT_TAKE12("RankingPublicCache", set_public_cache, NULL, ACCESS_CONF,
+                   "max-age and stale-while-revalidate in seconds of the public answers "
+                   "of a RankingPublic mount (default 5 30)"),
     AP_INIT_TAKE1("RankingLoginCache", set_login_cache, NULL, RSRC_CONF,
                   "Where failed logins are counted: none, or a socache provider "
                   "with its arguments (default shmcb)"),

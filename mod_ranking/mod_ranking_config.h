@@ -22,6 +22,11 @@ unsigned rk_config_login_limit(request_rec *r);     /* failures before 429, 0 = 
 apr_int64_t rk_config_login_window(request_rec *r); /* seconds */
 /* RankingCORSOrigins: the listed origins (*N of them), or NULL with *N 0 (off) */
 const char *const *rk_config_cors_origins(request_rec *r, size_t *n);
+/* RankingPublic: 1 when the mount's read routes answer requests without a token */
+int rk_config_public(request_rec *r);
+/* RankingPublicCache: the max-age and stale-while-revalidate (0: none) of the public
+ * answers, seconds */
+void rk_config_public_cache(request_rec *r, apr_int64_t *maxage, apr_int64_t *stale);
 
 /* Server-wide: RankingLoginCache ("none", or "provider[:arguments]") */
 const char *rk_config_login_cache(void);

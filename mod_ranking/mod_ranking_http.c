@@ -5,6 +5,7 @@
 #include "rk_cache.h"
 #include "rk_cors.h"
 #include "rk_json.h"
+#include "rk_live.h"
 
 /* ---- request state ---- */
 
@@ -55,6 +56,18 @@ static const char *relative_path(request_rec *r)
     return r->uri + blen;
 }
 
+/* RankingPublic: a GET or HEAD without an Authorization header (one that is there,
+ * even empty or of another scheme, is checked as on any mount) of a public read
+ * route, or of a path that is no route (404 rather than 401: the routes of a public
+ * mount are no secret). */
+static int public_read(request_rec *r, const rk_req *rq)
+{
+    return (rq->method & (RK_M_GET | RK_M_HEAD))
+           && (rq->route.id == RK_ROUTE_NONE || rk_route_is_public_read(rq->route.id))
+           && !apr_table_get(r->headers_in, "Authorization")
+           && rk_config_public(r);
+}
+
 rk_req *rk_request(request_rec *r)
 {
     rk_req *rq = ap_get_module_config(r->request_config, &ranking_module);
@@ -63,9 +76,43 @@ rk_req *rk_request(request_rec *r)
         rq = apr_pcalloc(r->pool, sizeof(*rq));
         rk_route_parse(relative_path(r), rk_config_variants(r), &rq->route);
         rq->method = rk_method_bit(r->method);
+        rq->anonymous = public_read(r, rq);
         ap_set_module_config(r->request_config, &ranking_module, rq);
     }
     return rq;
+}
+
+/* A public read's answer (RankingPublic): shared caches may keep it for
+ * RankingPublicCache seconds.  It varies with Prefer (RFC 7240: the server applies
+ * wait=N), and the answer to a long poll (Prefer: wait=N) is never stored, so that a
+ * cache passes every long poll on instead of answering it 304 at once from a copy.
+ * Errors say no-store (public_error). */
+static void public_headers(request_rec *r)
+{
+    apr_int64_t maxage, stale;
+
+    apr_table_mergen(r->err_headers_out, "Vary", "Prefer");
+    if (rk_prefer_wait(apr_table_get(r->headers_in, "Prefer")) > 0) {
+        apr_table_setn(r->err_headers_out, "Cache-Control", "no-store");
+        return;
+    }
+    rk_config_public_cache(r, &maxage, &stale);
+    apr_table_setn(r->err_headers_out, "Cache-Control",
+                   stale ? apr_psprintf(r->pool, "public, max-age=%" APR_INT64_T_FMT
+                                        ", stale-while-revalidate=%" APR_INT64_T_FMT,
+                                        maxage, stale)
+                         : apr_psprintf(r->pool, "public, max-age=%" APR_INT64_T_FMT, maxage));
+}
+
+/* An error answer to a public read is not kept by any cache (a 404 is cacheable by
+ * default: a resource created a moment later would stay hidden behind it). */
+static void public_error(request_rec *r)
+{
+    const rk_req *rq = ap_get_module_config(r->request_config, &ranking_module);
+
+    if (rq && rq->anonymous) {
+        apr_table_setn(r->err_headers_out, "Cache-Control", "no-store");
+    }
 }
 
 void rk_common_headers(request_rec *r, rk_req *rq)
@@ -81,7 +128,10 @@ void rk_common_headers(request_rec *r, rk_req *rq)
     apr_table_setn(r->err_headers_out, "X-Content-Type-Options", "nosniff");
     /* an authenticated answer: browsers revalidate it (ETag), shared caches keep
      * nothing (/connect says no-store itself; an OPTIONS answer holds no data) */
-    if (rq->method != RK_M_OPTIONS && rq->route.id != RK_ROUTE_CONNECT) {
+    if (rq->anonymous) {
+        public_headers(r);
+    }
+    else if (rq->method != RK_M_OPTIONS && rq->route.id != RK_ROUTE_CONNECT) {
         apr_table_setn(r->err_headers_out, "Cache-Control", "private, no-cache");
     }
     if (!(origins = rk_config_cors_origins(r, &n))) {
@@ -169,6 +219,7 @@ int rk_send_json(request_rec *r, int status, json_t *json)
 
 int rk_send_error(request_rec *r, int status, const char *message)
 {
+    public_error(r);
     if (status == HTTP_SERVICE_UNAVAILABLE && !apr_table_get(r->headers_out, "Retry-After")) {
         apr_table_setn(r->headers_out, "Retry-After", "1");
     }
@@ -306,6 +357,7 @@ void rk_insert_error_filter(request_rec *r)
     }
     /* on every answer of the mount, also on HEAD, where no body passes the filter */
     apr_table_setn(r->err_headers_out, "X-Content-Type-Options", "nosniff");
+    public_error(r);
     for (f = r->output_filters; f; f = f->next) {
         if (f->frec == error_filter_handle) {
             return;   /* an error while answering an error: already there */

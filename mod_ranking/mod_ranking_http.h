@@ -16,6 +16,9 @@ typedef struct {
     unsigned method;        /* RK_M_* bit */
     int editor;             /* the token's user may write */
     int authenticated;
+    int anonymous;          /* a public read without a token (RankingPublic): GET or
+                             * HEAD of a public route (or of an unknown path, 404),
+                             * no Authorization header */
     int have_rev;           /* REV known */
     int rev_shared;         /* REV from the children's shared table, not the database */
     int waited;             /* a long poll that has waited: answer, never wait again */
@@ -31,7 +34,9 @@ rk_req *rk_request(request_rec *r);
 
 /* The headers every answer of the mount carries, whoever writes it (httpd's own error
  * pages included: err_headers_out), set once per request: X-Content-Type-Options;
- * Cache-Control: private, no-cache on the answers that need a token; with
+ * Cache-Control: private, no-cache on the answers that need a token, and on a
+ * public read (RQ->anonymous) public, max-age=N, stale-while-revalidate=M with
+ * Vary: Prefer (no-store for a long poll; errors say no-store); with
  * RankingCORSOrigins, Vary: Origin, and for a listed Origin the CORS headers of a
  * preflight (OPTIONS with Access-Control-Request-Method) or of an answer. */
 void rk_common_headers(request_rec *r, rk_req *rq);

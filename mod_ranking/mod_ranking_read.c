@@ -351,9 +351,11 @@ int rk_read(request_rec *r, rk_req *rq)
 
     memset(&lq, 0, sizeof(lq));
 
-    /* the answer's coding depends on Accept-Encoding, whatever the answer */
+    /* the answer's coding depends on Accept-Encoding, whatever the answer; in the
+     * table of the other Vary values (Origin, Prefer), so that one Vary header names
+     * them all: mod_cache reads only the first */
     if (!rq->waited) {   /* (a long poll's second turn has it already) */
-        apr_table_mergen(r->headers_out, "Vary", "Accept-Encoding");
+        apr_table_mergen(r->err_headers_out, "Vary", "Accept-Encoding");
     }
     /* the connection is opened when the database is asked: an answer in the cache,
      * with the change counters shared by the children, needs none */

@@ -235,6 +235,13 @@ int rk_route_is_list(rk_route_id id)
     return d && d->list;
 }
 
+int rk_route_is_public_read(rk_route_id id)
+{
+    const rk_route_def *d = rk_route_def_of(id);
+
+    return d && !d->editors && (d->answer == RK_ANSWER_ROWS || d->answer == RK_ANSWER_BOARD);
+}
+
 const char *rk_route_name(rk_route_id id)
 {
     const rk_route_def *d = rk_route_def_of(id);

@@ -125,6 +125,11 @@ unsigned rk_method_bit(const char *method);
 /* 1 when the route is a list (its answer is {"status":"success","<plural>":[...]}). */
 int rk_route_is_list(rk_route_id id);
 
+/* 1 when the route is a read that a public mount (RankingPublic) answers without a
+ * token: lists, details and leaderboards; not /connect, a lane's history (editors)
+ * nor the event stream.  0 for RK_ROUTE_NONE. */
+int rk_route_is_public_read(rk_route_id id);
+
 /* Human-readable name of a route for logs ("A_VOIE", ...). */
 const char *rk_route_name(rk_route_id id);
 

@@ -600,6 +600,10 @@ START_TEST(test_route_methods)
     else
         ck_assert_pstr_eq(rk_route_allow(id), allow);
     ck_assert_int_eq(rk_route_is_list(id), is_list_route(id));
+    /* public mounts: every read but a lane's history and the event stream */
+    ck_assert_int_eq(rk_route_is_public_read(id),
+                     id != RK_ROUTE_NONE && id != RK_ROUTE_CONNECT
+                     && id != RK_ROUTE_A_VOIE_HISTORY && id != RK_ROUTE_EVENTS);
     /* names: non-empty, distinct */
     const char *name = rk_route_name(id);
     ck_assert_ptr_nonnull(name);
