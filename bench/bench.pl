@@ -708,11 +708,37 @@ CONF
                     bytes => length $res->content);
             }
         }
+        # the server's connections to PostgreSQL once the reads are done (mod_dbd keeps
+        # them per child: DBDKeep, DBDMax), then once the PUTs are
+        my $pg_conns = sub {
+            my $n = `runuser -u postgres -- psql -X -tAq -h 127.0.0.1 -p $pgport -U postgres -d postgres -c "SELECT count(*) FROM pg_stat_activity WHERE datname = 'ranking'"`;
+            return $n =~ /(\d+)/ ? $1 + 0 : -1;
+        };
+        $pg{connections_after_reads} = $pg_conns->();
+        # lane PUTs (16 clients) on the demo's lanes of competition 4, both back ends
+        $ENV{BENCH_LANES} = join ' ', map { s/\|/\//gr } map {
+            my ($z, $h, $l) = split /\|/; "/competition/4/zone/$z/heat/$h/voie/$l" }
+            split /\n/, `sqlite3 '$db' "SELECT h.zone_id, h.id, l.id FROM lane l JOIN heat h
+                                       ON h.id = l.heat_id WHERE h.competition_id = 4
+                                       AND h.zone_id IS NOT NULL"`;
+        if ($pgtoken && $ENV{BENCH_LANES}) {
+            info('lane PUT on the demo, 16 clients: PostgreSQL vs SQLite');
+            compared_row(alternate(
+                sub { wrk(url => "$pgbase/api", headers => ["Authorization: Bearer $pgtoken"],
+                          script => "$ROOT/bench/put-demo.lua", connections => 16,
+                          $_[0] ? (duration => 1) : ()) },
+                sub { wrk(url => "$base/api", headers => [$auth], script => "$ROOT/bench/put-demo.lua",
+                          connections => 16, $_[0] ? (duration => 1) : ()) }),
+                route => 'PUT …/voie/{v} of the demo (16 clients, PostgreSQL vs SQLite)',
+                name => 'lane-put-postgresql', kind => 'postgresql-write', bytes => 0,
+                baseline => 'the same PUTs on the SQLite server');
+        }
+        $pg{connections_after_puts} = $pg_conns->();
         push @errors, 'PostgreSQL: cannot log in as judge' unless $pgtoken;
         my @pgrows = grep { $_->{kind} eq 'postgresql' } @rows;
         if (@pgrows) {
             my ($worst) = sort { $a->{ratio} <=> $b->{ratio} } @pgrows;
-            %pg = (rows => scalar @pgrows, worst_ratio => $worst->{ratio}, worst => $worst->{route});
+            %pg = (%pg, rows => scalar @pgrows, worst_ratio => $worst->{ratio}, worst => $worst->{route});
             target('postgresql-reads', $worst->{ratio} >= 0.9,
                    sprintf('PostgreSQL reads of the demo: every route at least 0.9x the static '
                            . 'file (worst %s: %.3f)', $worst->{route}, $worst->{ratio}));
@@ -893,6 +919,9 @@ printf "event streams: %d open, the lane PUT reached %d: p50 %.1f ms, p99 %.1f m
        . "after its answer; %.1f KiB of RSS per stream; reads %.3f of their rate\n",
        @streams{qw(streams received p50_ms p99_ms max_ms kib_per_stream read_ratio)}
     if %streams;
+printf "PostgreSQL: the server's connections to it: %d after the reads, %d after the PUTs "
+       . "(2 children, DBDMax 64)\n", @pg{qw(connections_after_reads connections_after_puts)}
+    if %pg;
 printf "memory: peak RSS of a child %d KiB -> %d KiB over %d requests (largest growth of a "
        . "child %d KiB)\n  along the run (requests: KiB): %s\n",
        $hwm_before, $hwm_after, $done, $grow_max,
