@@ -128,12 +128,11 @@ close $mt;
 my $moddir = `apxs -q LIBEXECDIR`;
 chomp $moddir;
 
-# Fixed children so that their memory can be followed: 2 processes of 64 threads.
-my $srv = RkServer->new(dir => $dir, so => $so, driver => 'sqlite3',
-                        params => "file:$db?mode=rw", mpm => 'event', extra => <<"CONF");
+# Fixed children so that their memory can be followed: 2 processes of 64 threads (the
+# PostgreSQL run's server has the same shape).
+my $shape = <<"CONF";
 LoadModule mime_module $moddir/mod_mime.so
 TypesConfig "$dir/mime.types"
-AddEncoding gzip .gz
 StartServers 2
 ServerLimit 2
 ThreadsPerChild 64
@@ -147,6 +146,9 @@ MaxKeepAliveRequests 0
     RankingLoginLimit 0
 </Location>
 CONF
+my $srv = RkServer->new(dir => $dir, so => $so, driver => 'sqlite3',
+                        params => "file:$db?mode=rw", mpm => 'event',
+                        extra => "$shape\nAddEncoding gzip .gz\n");
 END { local $?; $srv->stop if $srv; }   # local: stop() runs system(), which sets $?
 if ($o{pin}) {
     for my $pid ($srv->pid, split ' ', `ps --ppid @{[ $srv->pid ]} -o pid=`) {
@@ -657,23 +659,7 @@ if ((!$o{only} || 'postgresql' =~ /$o{only}/) && -x "$ROOT/t/pg/pg-server.sh"
     }
     else {
         my $ps = RkServer->new(dir => "$dir/pgsrv", so => $so, driver => 'pgsql',
-                               params => $conninfo, mpm => 'event', extra => <<"CONF");
-LoadModule mime_module $moddir/mod_mime.so
-TypesConfig "$dir/mime.types"
-StartServers 2
-ServerLimit 2
-ThreadsPerChild 64
-MaxRequestWorkers 128
-MinSpareThreads 1
-MaxSpareThreads 128
-MaxConnectionsPerChild 0
-KeepAliveTimeout 30
-MaxKeepAliveRequests 0
-DBDMax 64
-<Location /api>
-    RankingLoginLimit 0
-</Location>
-CONF
+                               params => $conninfo, mpm => 'event', extra => "$shape\nDBDMax 64\n");
         if ($o{pin}) {
             my ($pm) = `head -1 '$pgdir/data/postmaster.pid'` =~ /(\d+)/;
             for my $pid ($ps->pid, split(' ', `ps --ppid @{[ $ps->pid ]} -o pid=`),

@@ -28,7 +28,6 @@ static apr_global_mutex_t *write_mutex;
  * in SLOTS, keyed by the server_rec's address), mapped by the parent at post_config
  * (rk_revshare.h; RankingRevisionCheck). */
 static rk_revshare *revshare;
-static size_t revshare_bytes;
 static apr_hash_t *revshare_slots;
 
 /* mod_dbd's functions, found if it is loaded (it registers them when it is loaded,
@@ -51,13 +50,37 @@ int rk_db_check_config(server_rec *s)
     return find_dbd(s);
 }
 
-static apr_status_t revshare_unmap(void *p)
+typedef struct {
+    void *p;
+    size_t size;
+    void **slot;
+} shared_map;
+
+static apr_status_t shared_unmap(void *data)
 {
-    munmap(p, revshare_bytes);
-    if (revshare == p) {
-        revshare = NULL;
+    shared_map *m = data;
+
+    munmap(m->p, m->size);
+    if (*m->slot == m->p) {
+        *m->slot = NULL;
     }
     return APR_SUCCESS;
+}
+
+void *rk_shared_map(apr_pool_t *pconf, server_rec *s, size_t size, void **slot, const char *what)
+{
+    shared_map *m = apr_palloc(pconf, sizeof(*m));
+
+    m->p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (m->p == MAP_FAILED) {
+        ap_log_error(APLOG_MARK, APLOG_CRIT, errno, s, "mod_ranking: cannot map the %s", what);
+        return NULL;
+    }
+    m->size = size;
+    m->slot = slot;
+    *slot = m->p;
+    apr_pool_cleanup_register(pconf, m, shared_unmap, apr_pool_cleanup_null);
+    return m->p;
 }
 
 /* The shared change counters: a slot per server_rec (virtual host). */
@@ -65,7 +88,6 @@ static int revshare_map(apr_pool_t *pconf, server_rec *s)
 {
     server_rec *v;
     uint32_t n = 0;
-    void *m;
 
     revshare_slots = apr_hash_make(pconf);
     for (v = s; v; v = v->next) {
@@ -74,16 +96,11 @@ static int revshare_map(apr_pool_t *pconf, server_rec *s)
         *i = n++;
         apr_hash_set(revshare_slots, apr_pmemdup(pconf, &v, sizeof(v)), sizeof(v), i);
     }
-    revshare_bytes = rk_revshare_size(n);
-    m = mmap(NULL, revshare_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED) {
-        ap_log_error(APLOG_MARK, APLOG_CRIT, errno, s,
-                     "mod_ranking: cannot map the shared revision table");
+    if (!rk_shared_map(pconf, s, rk_revshare_size(n), (void **)&revshare,
+                       "shared revision table")) {
         return -1;
     }
-    revshare = m;
     rk_revshare_init(revshare, n);
-    apr_pool_cleanup_register(pconf, m, revshare_unmap, apr_pool_cleanup_null);
     return 0;
 }
 

@@ -30,6 +30,10 @@ int rk_db_check_config(server_rec *s);
 /* post_config: find mod_dbd (0, or -1 with the reason logged); create the
  * ranking-write mutex on the real (second) run. */
 int rk_db_post_config(apr_pool_t *pconf, server_rec *s);
+/* post_config: SIZE bytes of anonymous shared memory (the children inherit it), its
+ * address also kept in *SLOT; unmapped when PCONF is cleared, *SLOT then NULL.  NULL
+ * (logged, naming WHAT) when it cannot be mapped. */
+void *rk_shared_map(apr_pool_t *pconf, server_rec *s, size_t size, void **slot, const char *what);
 void rk_db_child_init(apr_pool_t *p, server_rec *s);
 
 /* This request's connection, its statements prepared.  OK, or 503 (logged).  Given

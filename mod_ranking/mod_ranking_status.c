@@ -7,46 +7,29 @@
  * every child's. */
 #include <errno.h>
 #include <signal.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "mod_status.h"
 #include "ap_mpm.h"
 
+#include "mod_ranking_db.h"
 #include "mod_ranking_status.h"
 
 static rk_stats_child own;          /* until the slot is claimed, or without a table */
 rk_stats_child *rk_stats = &own;
 static rk_stats_table *table;
-static size_t table_size;
-
-static apr_status_t unmap_table(void *p)
-{
-    munmap(p, table_size);
-    if (table == p) {
-        table = NULL;
-    }
-    return APR_SUCCESS;
-}
 
 int rk_status_post_config(apr_pool_t *pconf, server_rec *s)
 {
     int daemons = 0;
-    void *m;
     size_t n;
 
     ap_mpm_query(AP_MPMQ_HARD_LIMIT_DAEMONS, &daemons);
     n = 2 * (size_t)(daemons > 0 ? daemons : 16) + 2;
-    table_size = rk_stats_size(n);
-    m = mmap(NULL, table_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED) {
-        ap_log_error(APLOG_MARK, APLOG_CRIT, errno, s,
-                     "mod_ranking: cannot map the server-status table");
+    if (!rk_shared_map(pconf, s, rk_stats_size(n), (void **)&table, "server-status table")) {
         return -1;
     }
-    table = m;
     rk_stats_init(table, n);
-    apr_pool_cleanup_register(pconf, m, unmap_table, apr_pool_cleanup_null);
     return 0;
 }
 
