@@ -29,7 +29,13 @@
 #
 #   bench.pl --build DIR [--smoke] [--duration S] [--rounds N] [--requests N]
 #            [--rebuilds REBUILDS] [--streams STREAMS] [--json FILE] [--no-callgrind]
-#            [--only REGEX]
+#            [--only REGEX] [--memory-log DIR]
+#
+#   --only REGEX: only the read routes (and the rebuild, the streams) whose name matches;
+#   the memory run always runs, with its whole mix.  --memory-log DIR: the memory run
+#   also writes DIR/samples.txt (each child's RSS and peak RSS twice a second, and the
+#   requests done at each wrk run's end) and a copy of a child's /proc/PID/smaps at
+#   each wrk run's end and whenever its peak RSS rose by 256 KiB or more.
 use strict;
 use warnings;
 use feature 'state';
@@ -53,7 +59,8 @@ use RkServer;
 my %o = (duration => 5, rounds => 3, requests => 1_000_000, connections => 32,
          callgrind => 1, pin => 1, only => '');
 GetOptions(\%o, 'build=s', 'smoke', 'duration=f', 'rounds=i', 'requests=i', 'rebuilds=i',
-           'json=s', 'connections=i', 'threads=i', 'callgrind!', 'pin!', 'only=s', 'streams=i')
+           'json=s', 'connections=i', 'threads=i', 'callgrind!', 'pin!', 'only=s', 'streams=i',
+           'memory-log=s')
     or die "bad options\n";
 # With 2 CPUs or more, wrk runs on the last one and httpd on the others, so that the
 # load generator does not take the server's CPU time at random moments: the figures
@@ -252,6 +259,7 @@ my @routes = (
     [leaderboard    => '/competition/100/leaderboard'],
     ['wod-leaderboard' => "/competition/100/wod/$wods[0][0]/leaderboard"],
 );
+my @all_routes = @routes;   # the memory run's mix: every route, whatever --only says
 @routes = grep { $_->[0] =~ /$o{only}/ } @routes if $o{only};
 my %etag;
 for my $rt (@routes) {
@@ -576,9 +584,41 @@ sub children {
     return \%m;
 }
 # every read route (both leaderboards among them) and one division's leaderboard
-$ENV{BENCH_PATHS} = join ' ', (map { $_->[1] } @routes),
-    grep { !$o{only} } '/competition/100/leaderboard?division=Masters%2035%2B';
+$ENV{BENCH_PATHS} = join ' ', (map { $_->[1] } @all_routes),
+    '/competition/100/leaderboard?division=Masters%2035%2B';
 my @samples;   # [requests so far, the largest peak RSS of a child in KiB]
+# --memory-log: a process of its own samples the children twice a second
+my ($mlog, $sampler);
+sub smaps_copy {
+    my ($pid, $tag) = @_;
+    copy("/proc/$pid/smaps", sprintf('%s/%s-%d.smaps', $o{'memory-log'}, $tag, $pid));
+}
+sub mlog {
+    return unless $mlog;
+    printf $mlog "%.1f %s\n", time, join ' ', @_;
+    $mlog->flush;
+}
+if ($o{'memory-log'}) {
+    make_path($o{'memory-log'});
+    open $mlog, '>', "$o{'memory-log'}/samples.txt" or die "$o{'memory-log'}: $!\n";
+    my @pids = keys %{ children() };
+    $sampler = fork // die "fork: $!\n";
+    if (!$sampler) {
+        $SIG{TERM} = sub { POSIX::_exit(0) };   # not exit: END would stop the server
+        my %shot;   # pid => peak RSS at its last smaps copy
+        while (1) {
+            my $c = children();
+            for my $pid (sort keys %$c) {
+                mlog('child', $pid, 'rss', $c->{$pid}{rss_kib}, 'hwm', $c->{$pid}{hwm_kib});
+                if ($c->{$pid}{hwm_kib} >= ($shot{$pid} // 0) + 256) {
+                    smaps_copy($pid, sprintf('%.1f-hwm%d', time, $c->{$pid}{hwm_kib}));
+                    $shot{$pid} = $c->{$pid}{hwm_kib};
+                }
+            }
+            sleep 0.5;
+        }
+    }
+}
 sub mix {
     my ($want, $sample) = @_;
     my ($done, $bad) = (0, 0);
@@ -590,6 +630,8 @@ sub mix {
         if ($sample) {
             my $c = children();
             push @samples, [$done, (sort { $b <=> $a } map { $_->{hwm_kib} } values %$c)[0]];
+            mlog('done', $done);
+            smaps_copy($_, sprintf('%.1f-done%d', time, $done)) for $mlog ? keys %$c : ();
         }
     }
     return ($done, $bad);
@@ -601,6 +643,10 @@ my $before = children();
 info("memory: $o{requests} requests (reads, 1 lane PUT in 500)");
 my ($done, $mbad) = mix($o{requests}, 1);
 my $after = children();
+if ($sampler) {
+    kill 'TERM', $sampler;
+    waitpid $sampler, 0;
+}
 my ($grow_max, $hwm_before, $hwm_after) = (0, 0, 0);
 for my $pid (keys %$before) {
     next unless $after->{$pid};

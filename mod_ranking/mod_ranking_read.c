@@ -12,6 +12,7 @@
 #include "rk_gzip.h"
 #include "rk_json.h"
 #include "rk_live.h"
+#include "rk_mem.h"
 #include "rk_query.h"
 
 /* The index of the field NAME of RES, or -1. */
@@ -305,13 +306,14 @@ static void *make_gzip(void *ctxv, int *status, size_t *len)
     void *made = NULL, *buf;
     size_t n;
 
-    if ((buf = malloc(rk_gzip_bound(g->len))) != NULL) {
+    /* rk_mem: a buffer of the answer's size is a mapping of its own (rk_mem.h) */
+    if ((buf = rk_mem_alloc(rk_gzip_bound(g->len))) != NULL) {
         if ((n = rk_gzip(g->value, g->len, buf, 6)) > 0
             && (made = rk_cache_value_new(g->gzkey, n)) != NULL) {
             memcpy(made, buf, n);
             *len = n;
         }
-        free(buf);
+        rk_mem_free(buf);
     }
     if (!made) {
         ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, g->r, "cannot gzip an answer of %"

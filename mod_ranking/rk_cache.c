@@ -3,31 +3,26 @@
  * anyway). */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "rk_cache.h"
+#include "rk_mem.h"
 
 #define NBUCKETS 1024u
 
-/* Entries of this size or more get a mapping of their own, returned to the system
- * when the entry goes: a large answer, replaced at every revision, then never pins
- * a malloc arena nor makes malloc raise its own mmap threshold to the answer's size
- * (after which such answers would be carved out of arenas and fragment them). */
-#define RK_CACHE_MAP_MIN (64u << 10)
-
 static size_t alive;   /* entries allocated and not yet freed (atomic) */
 
-/* One allocation: the header, the value (right after it, so that a value pointer
- * leads back to its entry), then the key.  REFS counts the cache's own reference
- * (while the entry is in the table) and each acquired value. */
+/* One allocation (rk_mem: a value of RK_MEM_MAP_MIN bytes or more gets a mapping of
+ * its own, returned to the system when the entry goes, so that a large answer,
+ * replaced at every revision, never pins a malloc arena nor raises malloc's own mmap
+ * threshold): the header, the value (right after it, so that a value pointer leads
+ * back to its entry), then the key.  REFS counts the cache's own reference (while the
+ * entry is in the table) and each acquired value. */
 typedef struct entry {
     struct entry *next;
     uint64_t rev;
     size_t len;        /* of the value */
     size_t size;       /* bytes accounted: key + value */
     char *key;         /* after the value, inside the same allocation */
-    size_t mapped;     /* bytes mapped (munmap), or 0 when malloc()ed */
     unsigned refs;
     uint32_t meta;     /* the caller's (a list's whole length) */
 } entry;
@@ -37,25 +32,9 @@ typedef struct entry {
 
 static entry *entry_alloc(size_t total)
 {
-    entry *e = NULL;
-    size_t mapped = 0;
+    entry *e = rk_mem_alloc(total);
 
-#ifdef MAP_ANONYMOUS
-    if (total >= RK_CACHE_MAP_MIN) {
-        size_t page = (size_t)sysconf(_SC_PAGESIZE);
-        void *m;
-
-        mapped = (total + page - 1) / page * page;
-        m = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        e = m == MAP_FAILED ? NULL : m;
-    }
-    else
-#endif
-    {
-        e = malloc(total);
-    }
     if (e) {
-        e->mapped = mapped;
         __atomic_add_fetch(&alive, 1, __ATOMIC_RELAXED);
     }
     return e;
@@ -65,13 +44,7 @@ static void unref(entry *e)
 {
     if (__atomic_sub_fetch(&e->refs, 1, __ATOMIC_ACQ_REL) == 0) {
         __atomic_sub_fetch(&alive, 1, __ATOMIC_RELAXED);
-#ifdef MAP_ANONYMOUS
-        if (e->mapped) {
-            munmap(e, e->mapped);
-            return;
-        }
-#endif
-        free(e);
+        rk_mem_free(e);
     }
 }
 

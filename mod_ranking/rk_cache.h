@@ -1,6 +1,6 @@
 /* rk_cache.h: a bounded map from a string key to bytes, each entry valid for one
- * revision of the database.  Pure C (malloc, or a mapping of its own for a large
- * value; not pools: entries outlive requests).  Not thread-safe: the caller
+ * revision of the database.  Pure C (rk_mem: malloc, or a mapping of its own for a
+ * large value; not pools: entries outlive requests).  Not thread-safe: the caller
  * serialises access to a cache (values are reference-counted atomically). */
 #ifndef RK_CACHE_H
 #define RK_CACHE_H

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rk_lb_int.h"
+#include "rk_mem.h"
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -146,8 +147,8 @@ int rk_lb_table_build(id_table *t, const char *const *ids, size_t stride, size_t
         size *= 2;
     }
     t->mask = size - 1;
-    t->slots = malloc(size * sizeof(*t->slots));
-    t->hashes = malloc(rk_lb_nonzero(n) * sizeof(*t->hashes));
+    t->slots = rk_mem_alloc(size * sizeof(*t->slots));
+    t->hashes = rk_mem_alloc(rk_lb_nonzero(n) * sizeof(*t->hashes));
     if (!t->slots || !t->hashes) {
         return -1;
     }
@@ -171,6 +172,6 @@ int rk_lb_table_build(id_table *t, const char *const *ids, size_t stride, size_t
 
 void rk_lb_table_free(id_table *t)
 {
-    free(t->slots);
-    free(t->hashes);
+    rk_mem_free(t->slots);
+    rk_mem_free(t->hashes);
 }

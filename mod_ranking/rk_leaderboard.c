@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "rk_lb_int.h"
+#include "rk_mem.h"
 
 /* ------------------------------------------------------------------ base order */
 
@@ -207,14 +208,14 @@ static int all_order_cmp(const void *ctx, idx_t a, idx_t b)
 static int rank_overall(rk_lb *lb, idx_t *tmp)
 {
     size_t S = lb->nspots, W = lb->nwods, s, w, d, i, k;
-    int32_t *places = malloc(rk_lb_nonzero(S * W) * sizeof(*places));
-    idx_t *nplaces = calloc(rk_lb_nonzero(S), sizeof(*nplaces));
+    int32_t *places = rk_mem_alloc(rk_lb_nonzero(S * W) * sizeof(*places));
+    idx_t *nplaces = rk_mem_calloc(rk_lb_nonzero(S), sizeof(*nplaces));
     idx_t *order = lb->order + W * S;
     all_ctx ctx = { lb, places, nplaces };
 
     if (!places || !nplaces) {
-        free(places);
-        free(nplaces);
+        rk_mem_free(places);
+        rk_mem_free(nplaces);
         return -1;
     }
     for (s = 0; s < S; s++) {
@@ -245,8 +246,8 @@ static int rank_overall(rk_lb *lb, idx_t *tmp)
                                      ? lb->spots[run[i - 1]].rank : (int64_t)i + 1;
         }
     }
-    free(places);
-    free(nplaces);
+    rk_mem_free(places);
+    rk_mem_free(nplaces);
     return 0;
 }
 
@@ -257,15 +258,15 @@ void rk_lb_free(rk_lb *lb)
     if (!lb) {
         return;
     }
-    free(lb->spots);
-    free(lb->wods);
+    rk_mem_free(lb->spots);
+    rk_mem_free(lb->wods);
     rk_lb_table_free(&lb->wod_by_id);
-    free(lb->divs);
-    free(lb->cells);
-    free(lb->cell_of);
-    free(lb->placed);
-    free(lb->order);
-    free(lb);
+    rk_mem_free(lb->divs);
+    rk_mem_free(lb->cells);
+    rk_mem_free(lb->cell_of);
+    rk_mem_free(lb->placed);
+    rk_mem_free(lb->order);
+    rk_mem_free(lb);
 }
 
 /* Offer lane L of WOD W to spot S: it becomes the lane shown when the spot has none
@@ -319,21 +320,21 @@ rk_lb *rk_lb_compute(const rk_lb_input *in)
         || (S && (W + 2) > SIZE_MAX / sizeof(idx_t) / S)) {
         return NULL;
     }
-    if (!(lb = calloc(1, sizeof(*lb)))) {
+    if (!(lb = rk_mem_calloc(1, sizeof(*lb)))) {
         return NULL;
     }
     lb->competition_id = in->competition_id;
     lb->chart = in->ranking && strcmp(in->ranking, "chart100") == 0;
     lb->nspots = S;
     lb->nwods = W;
-    lb->spots = calloc(rk_lb_nonzero(S), sizeof(*lb->spots));
-    lb->wods = calloc(rk_lb_nonzero(W), sizeof(*lb->wods));
-    lb->divs = calloc(rk_lb_nonzero(S), sizeof(*lb->divs));
-    lb->cells = malloc(rk_lb_nonzero(in->nlanes) * sizeof(*lb->cells));
-    lb->cell_of = malloc(rk_lb_nonzero(W * S) * sizeof(*lb->cell_of));
-    lb->order = malloc(rk_lb_nonzero((W + 2) * S) * sizeof(*lb->order));
-    tmp = malloc(rk_lb_nonzero(S) * sizeof(*tmp));
-    list = malloc(rk_lb_nonzero(S) * sizeof(*list));
+    lb->spots = rk_mem_calloc(rk_lb_nonzero(S), sizeof(*lb->spots));
+    lb->wods = rk_mem_calloc(rk_lb_nonzero(W), sizeof(*lb->wods));
+    lb->divs = rk_mem_calloc(rk_lb_nonzero(S), sizeof(*lb->divs));
+    lb->cells = rk_mem_alloc(rk_lb_nonzero(in->nlanes) * sizeof(*lb->cells));
+    lb->cell_of = rk_mem_alloc(rk_lb_nonzero(W * S) * sizeof(*lb->cell_of));
+    lb->order = rk_mem_alloc(rk_lb_nonzero((W + 2) * S) * sizeof(*lb->order));
+    tmp = rk_mem_alloc(rk_lb_nonzero(S) * sizeof(*tmp));
+    list = rk_mem_alloc(rk_lb_nonzero(S) * sizeof(*list));
     if (!lb->spots || !lb->wods || !lb->divs || !lb->cells || !lb->cell_of || !lb->order
         || !tmp || !list) {
         goto fail;
@@ -366,7 +367,7 @@ rk_lb *rk_lb_compute(const rk_lb_input *in)
         sp->pos = (idx_t)k;
         sp->div = (idx_t)(lb->ndivs - 1);
     }
-    if (!(lb->placed = calloc(rk_lb_nonzero(W * lb->ndivs), sizeof(*lb->placed)))) {
+    if (!(lb->placed = rk_mem_calloc(rk_lb_nonzero(W * lb->ndivs), sizeof(*lb->placed)))) {
         goto fail;
     }
 
@@ -402,14 +403,14 @@ rk_lb *rk_lb_compute(const rk_lb_input *in)
         goto fail;
     }
     rk_lb_table_free(&spot_by_id);
-    free(tmp);
-    free(list);
+    rk_mem_free(tmp);
+    rk_mem_free(list);
     return lb;
 
 fail:
     rk_lb_table_free(&spot_by_id);
-    free(tmp);
-    free(list);
+    rk_mem_free(tmp);
+    rk_mem_free(list);
     rk_lb_free(lb);
     return NULL;
 }

@@ -4,7 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdint.h>
+
 #include "rk_cache.h"
+#include "rk_mem.h"
 
 START_TEST(test_get_put_and_revisions)
 {
@@ -218,6 +221,61 @@ START_TEST(test_value_meta)
 }
 END_TEST
 
+/* rk_mem: malloc below RK_MEM_MAP_MIN bytes (with its header), a mapping of its own
+ * from there, counted by rk_mem_mapped until freed; aligned as malloc's; calloc zeroed;
+ * sizes that overflow refused. */
+START_TEST(test_mem)
+{
+    static const size_t sizes[] = { 0, 1, 100, RK_MEM_MAP_MIN - 17, RK_MEM_MAP_MIN - 16,
+                                    RK_MEM_MAP_MIN, 1344000, 3u << 20 };
+    size_t base = rk_mem_mapped(), i, j;
+
+    for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+        size_t n = sizes[i];
+        unsigned char *p = rk_mem_alloc(n), *z = rk_mem_calloc(n, 1);
+
+        ck_assert_ptr_nonnull(p);
+        ck_assert_ptr_nonnull(z);
+        ck_assert_uint_eq((uintptr_t)p % 16, 0);
+        ck_assert_uint_eq((uintptr_t)z % 16, 0);
+        memset(p, 0xab, n);
+        for (j = 0; j < n; j++) {
+            ck_assert_uint_eq(z[j], 0);
+        }
+        if (RK_MEM_MAPS && n + 16 >= RK_MEM_MAP_MIN) {
+            ck_assert_uint_ge(rk_mem_mapped(), base + 2 * (n + 16));
+        }
+        else {
+            ck_assert_uint_eq(rk_mem_mapped(), base);
+        }
+        rk_mem_free(p);
+        rk_mem_free(z);
+        ck_assert_uint_eq(rk_mem_mapped(), base);
+    }
+    {   /* a zeroed array of 16-byte items, mapped: calloc's two arguments */
+        uint64_t *a = rk_mem_calloc(100000, 16);
+
+        ck_assert_ptr_nonnull(a);
+        ck_assert_uint_eq(a[199999], 0);
+        ck_assert_uint_ge(rk_mem_mapped(), base + (RK_MEM_MAPS ? 1600000 : 0));
+        rk_mem_free(a);
+    }
+    ck_assert_ptr_null(rk_mem_calloc(SIZE_MAX / 2, 4));
+    ck_assert_ptr_null(rk_mem_alloc(SIZE_MAX - 8));
+    rk_mem_free(NULL);
+    ck_assert_uint_eq(rk_mem_mapped(), base);
+    /* a large cache value is one of these mappings, gone with its last reference */
+    {
+        void *v = rk_cache_value_new("large", 1u << 20);
+
+        ck_assert_ptr_nonnull(v);
+        ck_assert_uint_ge(rk_mem_mapped(), base + (RK_MEM_MAPS ? 1u << 20 : 0));
+        rk_cache_release(v);
+        ck_assert_uint_eq(rk_mem_mapped(), base);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("rk_cache");
@@ -231,6 +289,7 @@ int main(void)
     tcase_add_test(tc, test_acquired_values_outlive_the_cache);
     tcase_add_test(tc, test_values_built_in_place);
     tcase_add_test(tc, test_value_meta);
+    tcase_add_test(tc, test_mem);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
