@@ -13,26 +13,119 @@
 
 /* ---- writing ---- */
 
+/* The head of a stream's answer, held until the first FLUSH.  httpd's HTTP_HEADER
+ * filter passes the head on its own, before the body; the core output filter, seeing
+ * a few hundred bytes and no FLUSH, sets them aside in a pool it creates for that
+ * (deferred_write, a child of the connection's pool), which then stays with the
+ * connection: a page of memory per parked stream for nothing.  Held here, the head
+ * reaches the core with the first event text and its FLUSH and is written at once.
+ * After the CHUNK filter (added by HTTP_HEADER once the head has gone by), so that
+ * the held head is not chunked; removes itself at the first FLUSH. */
+static ap_filter_rec_t *hold_head_filter;
+
+static apr_status_t hold_head(ap_filter_t *f, apr_bucket_brigade *bb)
+{
+    apr_bucket_brigade *held = f->ctx;
+    apr_bucket *e;
+
+    for (e = APR_BRIGADE_FIRST(bb); e != APR_BRIGADE_SENTINEL(bb); e = APR_BUCKET_NEXT(e)) {
+        if (APR_BUCKET_IS_FLUSH(e) || APR_BUCKET_IS_EOS(e)) {
+            break;
+        }
+    }
+    if (e == APR_BRIGADE_SENTINEL(bb)) {
+        apr_status_t rv = ap_save_brigade(f, &held, &bb, f->r->pool);
+
+        f->ctx = held;
+        apr_brigade_cleanup(bb);
+        return rv;
+    }
+    if (held) {
+        APR_BRIGADE_PREPEND(bb, held);
+    }
+    ap_remove_output_filter(f);
+    return ap_pass_brigade(f->next, bb);
+}
+
+void rk_live_register_filters(void)
+{
+    /* a request filter after CHUNK (AP_FTYPE_TRANSCODE) */
+    hold_head_filter = ap_register_output_filter("RANKING_HOLD_HEAD", hold_head, NULL,
+                                                 AP_FTYPE_TRANSCODE + 1);
+}
+
+/* Give back to the system the memory that the connection of a request about to be
+ * parked keeps for reuse.  The MPM's transaction pool (c->pool, the request's pool
+ * is its child) has an allocator of its own that keeps freed blocks up to
+ * MaxMemFree (2 MB by default) for the next request of the connection: the blocks
+ * of the input buffers and of what was freed while the request was read and
+ * handled, which a parked stream, having no next request, would keep for its whole
+ * life.  From now on the allocator keeps nothing; the blocks it already holds are
+ * taken out and freed through the public API: apr_allocator_alloc() hands out the
+ * ones it keeps first, then new ones (mapped and unmapped at once, a few
+ * microseconds).  Measured at the moment a stream parks: 1 to 3 blocks kept (8 KiB
+ * each).  The connection's pool is destroyed when the stream or the long poll ends
+ * (finish_parked, finish_detached), never reused, so the setting dies with it.  Only a pool that owns its allocator
+ * (the event MPM's ptrans): another allocator may be shared. */
+#define KEPT_BLOCKS_MAX 4
+
+static void give_back_kept_memory(conn_rec *c)
+{
+    apr_allocator_t *a = apr_pool_allocator_get(c->pool);
+    apr_memnode_t *taken = NULL, *n;
+    int i;
+
+    if (!a || apr_allocator_owner_get(a) != c->pool) {
+        return;
+    }
+    apr_allocator_max_free_set(a, 1);   /* less than a block: none is kept */
+    for (i = 0; i < KEPT_BLOCKS_MAX && (n = apr_allocator_alloc(a, 1)) != NULL; i++) {
+        n->next = taken;
+        taken = n;
+    }
+    if (taken) {
+        apr_allocator_free(a, taken);
+    }
+}
+
+static apr_status_t free_listener(void *l)
+{
+    free(l);
+    return APR_SUCCESS;
+}
+
 /* Send TEXT (malloc()ed, taken over) and flush.  0, or -1 when the client is gone or
- * the write failed.  A parked stream's write waits at most WRITE_TIMEOUT. */
+ * the write failed.  A parked stream's write waits at most WRITE_TIMEOUT.  Through
+ * the request's filters; once detached, through the connection's, as a chunk of its
+ * own making when the answer is chunked. */
 static int send_text(listener *l, char *text, size_t n)
 {
-    request_rec *r = l->r;
-    conn_rec *c = r->connection;
+    conn_rec *c = l->c;
     apr_socket_t *sock = !l->async || c->master ? NULL : ap_get_conn_socket(c);
     apr_interval_time_t before = 0;
     apr_status_t rv;
+    int framed = !l->r && l->chunked;
 
     if (!l->bb) {
-        l->bb = apr_brigade_create(r->pool, c->bucket_alloc);
+        l->bb = apr_brigade_create(l->r ? l->r->pool : c->pool, c->bucket_alloc);
+    }
+    if (framed) {
+        char size[24];
+        apr_size_t k = apr_snprintf(size, sizeof(size), "%" APR_UINT64_T_HEX_FMT CRLF,
+                                    (apr_uint64_t)n);
+
+        APR_BRIGADE_INSERT_TAIL(l->bb, apr_bucket_heap_create(size, k, NULL, c->bucket_alloc));
     }
     APR_BRIGADE_INSERT_TAIL(l->bb, apr_bucket_heap_create(text, n, free, c->bucket_alloc));
+    if (framed) {
+        APR_BRIGADE_INSERT_TAIL(l->bb, apr_bucket_immortal_create(CRLF, 2, c->bucket_alloc));
+    }
     APR_BRIGADE_INSERT_TAIL(l->bb, apr_bucket_flush_create(c->bucket_alloc));
     if (sock) {
         apr_socket_timeout_get(sock, &before);
         apr_socket_timeout_set(sock, WRITE_TIMEOUT);
     }
-    rv = ap_pass_brigade(r->output_filters, l->bb);
+    rv = ap_pass_brigade(l->r ? l->r->output_filters : c->output_filters, l->bb);
     if (sock) {
         apr_socket_timeout_set(sock, before);
     }
@@ -84,16 +177,94 @@ static void finish_parked(request_rec *r)
     apr_pool_destroy(c->pool);
 }
 
-/* A parked listener's turn, on a worker thread of the MPM (rk_live_schedule). */
+/* Whether the parked stream of R can go on without its request: the filters of the
+ * request left after its first FLUSH are httpd's own, with nothing more to do for a
+ * stream (HTTP_HEADER, the byte-range filter and ours, RANKING_HOLD_HEAD, have
+ * removed themselves; CHUNK's work is done by hand once detached; HTTP_OUTERROR and
+ * CONTENT_LENGTH pass an unending answer through).  Any other, a filter that a
+ * configuration added (compression, say), keeps the request and its pool. */
+static int detachable(request_rec *r)
+{
+    static const char *const known[] = { "chunk", "http_outerror", "content_length", NULL };
+    ap_filter_t *f;
+
+    for (f = r->output_filters; f && f->r == r; f = f->next) {
+        int i;
+
+        for (i = 0; known[i] && strcasecmp(f->frec->name, known[i]) != 0; i++)
+            ;
+        if (!known[i]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* End httpd's request of a parked stream, but not its connection: the request's log
+ * line is written and its pool freed now (an EOR bucket and a FLUSH down the
+ * connection's filters, as ap_process_request_after_handler and finish_parked do),
+ * and the stream goes on as the connection's, writing its chunks itself (send_text)
+ * and its last one (finish_detached).  A parked request would keep its pool (the
+ * request's headers and configuration, and what was allocated while it was handled:
+ * 10 KiB and more, three pages) for nothing that a stream still needs.  On a worker
+ * thread, in the listener's first turn, once the handler that parked it has returned
+ * (invoke_mtx, which the MPM holds until then). */
+static void detach(listener *l)
+{
+    request_rec *r = l->r;
+    conn_rec *c = l->c;
+
+    l->chunked = r->chunked;
+    l->r = NULL;
+    l->rq = NULL;
+    l->bb = apr_brigade_create(c->pool, c->bucket_alloc);   /* the request's goes */
+    apr_pool_cleanup_kill(r->pool, l, free_listener);       /* L is the stream's now */
+    APR_BRIGADE_INSERT_TAIL(l->bb, ap_bucket_eor_create(c->bucket_alloc, r));
+    APR_BRIGADE_INSERT_TAIL(l->bb, apr_bucket_flush_create(c->bucket_alloc));
+    ap_pass_brigade(c->output_filters, l->bb);   /* r is gone after this */
+    apr_brigade_cleanup(l->bb);
+}
+
+/* End a detached stream and its connection: its last chunk, flushed (at most
+ * WRITE_TIMEOUT), then the connection's pool, as finish_parked.  Frees L. */
+static void finish_detached(listener *l)
+{
+    conn_rec *c = l->c;
+    apr_bucket_brigade *bb = l->bb;
+    apr_socket_t *sock = ap_get_conn_socket(c);
+
+    if (l->chunked && !c->aborted) {
+        APR_BRIGADE_INSERT_TAIL(bb, apr_bucket_immortal_create("0" CRLF CRLF, 5, c->bucket_alloc));
+    }
+    free(l);
+    APR_BRIGADE_INSERT_TAIL(bb, apr_bucket_flush_create(c->bucket_alloc));
+    if (sock) {
+        apr_socket_timeout_set(sock, WRITE_TIMEOUT);
+    }
+    ap_pass_brigade(c->output_filters, bb);
+    apr_brigade_cleanup(bb);
+    apr_pool_destroy(c->pool);
+}
+
+/* A parked listener's turn, on a worker thread of the MPM (rk_live_schedule).  One
+ * turn of a listener at a time: L->scheduled stays set until its turn ends (the
+ * watcher registers none meanwhile), and a turn that finds more to do at its end
+ * registers the next. */
 static void callback(void *baton)
 {
     listener *l = baton;
     request_rec *r = l->r;
     int done;
 
-    apr_thread_mutex_lock(r->invoke_mtx);
+    if (r) {
+        apr_thread_mutex_lock(r->invoke_mtx);
+        if (l->stream && detachable(r)) {
+            apr_thread_mutex_unlock(r->invoke_mtx);
+            detach(l);
+            r = NULL;
+        }
+    }
     apr_thread_mutex_lock(rk_live.mutex);
-    l->scheduled = 0;
     if (l->stream && flush_pending(l) != 0) {
         l->end = 1;
     }
@@ -101,10 +272,17 @@ static void callback(void *baton)
     if (done) {
         rk_live_unlink(l);
     }
-    else if (l->plen) {
+    l->scheduled = 0;
+    if (!done && l->plen) {
         rk_live_schedule(l);   /* more came while writing */
     }
     apr_thread_mutex_unlock(rk_live.mutex);
+    if (!r) {
+        if (done) {
+            finish_detached(l);
+        }
+        return;
+    }
     if (done && !l->stream) {
         /* the connection is closed after the answer (finish_parked): say so */
         r->connection->keepalive = AP_CONN_CLOSE;
@@ -112,7 +290,7 @@ static void callback(void *baton)
     }
     apr_thread_mutex_unlock(r->invoke_mtx);
     if (done) {
-        finish_parked(r);
+        finish_parked(r);   /* L goes with r's pool */
     }
 }
 
@@ -172,10 +350,15 @@ static void hold(listener *l)
 
 static listener *listener_new(request_rec *r, rk_req *rq, int stream)
 {
-    listener *l = apr_pcalloc(r->pool, sizeof(*l));
+    listener *l = calloc(1, sizeof(*l));
 
+    if (!l) {
+        return NULL;
+    }
+    apr_pool_cleanup_register(r->pool, l, free_listener, apr_pool_cleanup_null);
     l->r = r;
     l->rq = rq;
+    l->c = r->connection;
     l->stream = stream;
     l->async = can_park(r);
     l->last_write = apr_time_now();
@@ -271,6 +454,7 @@ int rk_events(request_rec *r, rk_req *rq)
     }
     r->status = HTTP_OK;
     ap_set_content_type(r, "text/event-stream");
+    ap_add_output_filter_handle(hold_head_filter, NULL, r, r->connection);
     /* in place of the "private, no-cache" of authenticated answers */
     apr_table_setn(r->err_headers_out, "Cache-Control", "no-cache");
     apr_table_setn(r->headers_out, "X-Accel-Buffering", "no");
@@ -325,12 +509,16 @@ int rk_events(request_rec *r, rk_req *rq)
         apr_thread_mutex_unlock(rk_live.mutex);
     }
     rk_live_link(l);
+    if (l->async) {
+        rk_live_schedule(l);   /* its first turn detaches it from its request */
+    }
     apr_thread_mutex_unlock(rk_live.mutex);
     /* the stream needs no database connection of its own from now on (the watcher
      * reads the change log with its own): give it back, or every open stream would
      * hold one */
     rk_db_put(r);
     if (l->async) {
+        give_back_kept_memory(r->connection);
         return SUSPENDED;
     }
     hold(l);
@@ -384,6 +572,7 @@ int rk_live_wait(request_rec *r, rk_req *rq, int seconds, rk_reread_fn *reread)
     /* no database connection while waiting: the answer's reread takes one again */
     rk_db_put(r);
     if (l->async) {
+        give_back_kept_memory(r->connection);
         return SUSPENDED;
     }
     hold(l);
