@@ -213,9 +213,11 @@ static rk_conn *conn_init(request_rec *r, server_rec *s, ap_dbd_t *dbd)
     c = apr_pcalloc(p, sizeof(*c));
     c->pool = p;
     c->sqlite = strcmp(apr_dbd_name(dbd->driver), "sqlite3") == 0;
-    for (i = 0; c->sqlite && i <= rk_sqlite_setup_count; i++) {
-        /* the shared setup, then the module's own short busy timeout */
-        const char *sql = i < rk_sqlite_setup_count ? rk_sqlite_setup[i] : rk_sqlite_module_busy;
+    for (i = 0; c->sqlite && i < rk_sqlite_setup_count + 2; i++) {
+        /* the shared setup, then the module's own short busy timeout and page cache */
+        const char *sql = i < rk_sqlite_setup_count ? rk_sqlite_setup[i]
+                          : i == rk_sqlite_setup_count ? rk_sqlite_module_busy
+                          : rk_sqlite_module_cache;
         int rv = exec_drain(p, dbd, sql);
 
         if (rv != 0) {

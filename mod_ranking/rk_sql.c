@@ -213,6 +213,7 @@ const int rk_sqlite_setup_count = (int)(sizeof(rk_sqlite_setup) / sizeof(rk_sqli
 #define RK_STR_(x) #x
 #define RK_STR(x) RK_STR_(x)
 const char rk_sqlite_module_busy[] = "PRAGMA busy_timeout = " RK_STR(RK_SQLITE_BUSY_MS);
+const char rk_sqlite_module_cache[] = "PRAGMA cache_size = -" RK_STR(RK_SQLITE_CACHE_KIB);
 
 void rk_lane_args_pack(const rk_lane_patch *patch, const char *heat, const char *lane,
                        rk_lane_args *out)

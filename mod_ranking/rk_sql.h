@@ -111,6 +111,11 @@ extern const int rk_sqlite_setup_count;
 #define RK_SQLITE_BUSY_MS 20
 #define RK_SQLITE_ATTEMPT_MS (16 * RK_SQLITE_BUSY_MS + 15 * 100 + 80)
 extern const char rk_sqlite_module_busy[];
+/* The module's page cache per SQLite connection, in KiB (SQLite's default is 2,000 KiB
+ * per connection, filled as the connection reads: a child of many connections grew
+ * by megabytes over a long run; the database's pages stay in the kernel's page cache). */
+#define RK_SQLITE_CACHE_KIB 256
+extern const char rk_sqlite_module_cache[];
 
 /* SQLite's result code for a lock held by another connection (SQLITE_BUSY), which
  * apr_dbd's sqlite3 driver returns as is. */
