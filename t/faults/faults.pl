@@ -634,13 +634,17 @@ CONF
     print $slow "GET /api/competition/2/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
               . "Authorization: Bearer $judge\r\nAccept: text/event-stream\r\n\r\n";
     my $reader = SseClient::open("127.0.0.1:$s->{port}", '/api/competition/2/events', $judge);
+    # one change read at leisure: its id is where the reading stream starts
+    $s->call('PUT', '/competition/2/zone/26/heat/253/voie/2014', $judge, { score => '99.99' });
+    my ($first) = grep { defined $_->{id} && ($_->{data} // '') =~ /"score":"99\.99"/ }
+                  SseClient::events(SseClient::read($reader, 5, qr/"score":"99\.99"/));
     my $rss0 = $children->();
     my $ua = LWP::UserAgent->new(keep_alive => 1, timeout => 30);
     my ($puts, $bad) = (0, 0);
     my $end = time + 8;
     my $last;
     while (time < $end) {
-        $last = sprintf '%d.%02d', 100 + $puts % 800, $puts % 100;
+        $last = sprintf '%d.%02d', 1000 + $puts, $puts % 100;   # unique per PUT
         my ($code) = $s->call('PUT', '/competition/2/zone/26/heat/253/voie/2014', $judge,
                               { score => $last }, $ua);
         $bad++ if $code != 200;
@@ -653,13 +657,13 @@ CONF
     # more than 4 KiB); it then reconnects with Last-Event-ID, as a browser does, until
     # it has the last change, and must have missed none
     my $until = qr/"score":"\Q$last\E"/;
-    my @got = grep { defined $_->{id} && defined $_->{data} }
+    my @got = grep { defined $_->{id} && defined $_->{data} && $_->{id} > ($first->{id} // 0) }
               SseClient::events(SseClient::read($reader, 5, $until));
     my $reconnects = 0;
     while (!grep({ $_->{data} =~ $until } @got) && $reader->{closed} && $reconnects < 50) {
         SseClient::close($reader);
         $reader = SseClient::open("127.0.0.1:$s->{port}", '/api/competition/2/events', $judge,
-                                  @got ? ("Last-Event-ID: $got[-1]{id}") : ());
+                                  "Last-Event-ID: " . (@got ? $got[-1]{id} : $first->{id} // 0));
         $reconnects++;
         push @got, grep { defined $_->{id} && defined $_->{data} }
                    SseClient::events(SseClient::read($reader, 5, $until));
