@@ -25,7 +25,7 @@ SRC=$ROOT/mod_ranking
 
 SECONDS_PER_TARGET=${1:-20}
 OUTDIR=${2:-}
-read -r -a TARGETS <<<"${FUZZ_TARGETS:-router bearer connect lane score csv}"
+read -r -a TARGETS <<<"${FUZZ_TARGETS:-router bearer connect lane score csv headers}"
 JOBS=${FUZZ_JOBS:-0}
 
 die() { printf 'run-fuzzers: error: %s\n' "$*" >&2; exit 2; }
@@ -45,6 +45,9 @@ sources_for() {
         score)   echo "$SRC/rk_score.c" ;;
         # ranking-admin's CSV reader (its header is found with -I tools)
         csv)     echo "$ROOT/tools/admin_csv.c" ;;
+        # the parsers of headers and query strings (rk_cond.c hashes with rk_token.c,
+        # rk_gzip.c needs zlib: -lz below)
+        headers) echo "$SRC/rk_query.c $SRC/rk_gzip.c $SRC/rk_cond.c $SRC/rk_token.c $SRC/rk_live.c $SRC/rk_cors.c $SRC/rk_router.c $SRC/rk_json.c" ;;
         *) die "unknown target $1" ;;
     esac
 }
@@ -111,7 +114,7 @@ CFLAGS=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefin
         $(apr-1-config --cflags --cppflags --includes) $(apu-1-config --includes)
         $(pkg-config --cflags jansson) -I"$SRC" -I"$ROOT/tools")
 # shellcheck disable=SC2207
-LIBS=($(apu-1-config --link-ld --libs) $(apr-1-config --link-ld --libs) $(pkg-config --libs jansson))
+LIBS=($(apu-1-config --link-ld --libs) $(apr-1-config --link-ld --libs) $(pkg-config --libs jansson) -lz)
 
 for t in "${TARGETS[@]}"; do
     log "building fuzz_$t"
