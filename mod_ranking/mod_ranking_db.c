@@ -488,10 +488,7 @@ void rk_db_end_read(request_rec *r, rk_db *db)
 
 int rk_db_commit(request_rec *r, rk_db *db)
 {
-    int rv = exec(r, db, "COMMIT");
-
-    rk_db_changed();   /* (also after a failed COMMIT: whatever it did is seen) */
-    return rv;
+    return exec(r, db, "COMMIT");
 }
 
 void rk_db_changed(void)
@@ -593,13 +590,15 @@ int rk_db_begin_write(request_rec *r, rk_db *db, apr_time_t deadline)
 
 void rk_db_write_unlock(rk_db *db)
 {
-    rk_db_changed();   /* what was written (also outside a transaction) is seen */
+    /* every write (a commit, or /connect's statements outside a transaction) ends
+     * here, after it is done: what it wrote is seen by every child's next request */
+    rk_db_changed();
     if (db->conn->sqlite && write_mutex) {
         apr_global_mutex_unlock(write_mutex);
     }
 }
 
-static int revision_read(request_rec *r, rk_db *db, rk_rev *rev)
+int rk_db_revision(request_rec *r, rk_db *db, rk_rev *rev)
 {
     const char *v[3];
 
@@ -610,11 +609,6 @@ static int revision_read(request_rec *r, rk_db *db, rk_rev *rev)
     rev->data = (apr_uint64_t)apr_strtoi64(v[1], NULL, 10);
     rev->auth = (apr_uint64_t)apr_strtoi64(v[2], NULL, 10);
     return 0;
-}
-
-int rk_db_revision(request_rec *r, rk_db *db, rk_rev *rev)
-{
-    return revision_read(r, db, rev);
 }
 
 int rk_db_revision_shared(request_rec *r, rk_db *db, rk_rev *rev, int fresh)
@@ -639,7 +633,7 @@ int rk_db_revision_shared(request_rec *r, rk_db *db, rk_rev *rev, int fresh)
     if (!db->dbd && rk_db_open(r, db) != OK) {
         return -1;
     }
-    if (revision_read(r, db, rev) != 0) {
+    if (rk_db_revision(r, db, rev) != 0) {
         return -1;
     }
     if (slot && bound > 0) {

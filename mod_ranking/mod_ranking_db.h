@@ -112,8 +112,9 @@ int rk_db_revision(request_rec *r, rk_db *db, rk_rev *rev);
  * opened here when its dbd is NULL) and kept for the others.  1 (shared), 0 (read), or
  * -1 (logged). */
 int rk_db_revision_shared(request_rec *r, rk_db *db, rk_rev *rev, int fresh);
-/* A commit of this server is done (rk_db_commit calls it; a write outside a
- * transaction too): every child's next request reads the counters again. */
+/* A write of this server is done (rk_db_write_unlock calls it, after the commit or
+ * the statements outside a transaction; the watcher when another server's change
+ * shows): every child's next request reads the counters again. */
 void rk_db_changed(void);
 
 #endif
