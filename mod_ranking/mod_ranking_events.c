@@ -64,8 +64,8 @@ void rk_live_register_filters(void)
  * taken out and freed through the public API: apr_allocator_alloc() hands out the
  * ones it keeps first, then new ones (mapped and unmapped at once, a few
  * microseconds).  Measured at the moment a stream parks: 1 to 3 blocks kept (8 KiB
- * each).  The connection's pool is destroyed when the request ends (finish_parked),
- * never reused, so the setting dies with it.  Only a pool that owns its allocator
+ * each).  The connection's pool is destroyed when the stream or the long poll ends
+ * (finish_parked, finish_detached), never reused, so the setting dies with it.  Only a pool that owns its allocator
  * (the event MPM's ptrans): another allocator may be shared. */
 #define KEPT_BLOCKS_MAX 4
 
