@@ -88,26 +88,44 @@ static void give_back_kept_memory(conn_rec *c)
     }
 }
 
+static apr_status_t free_listener(void *l)
+{
+    free(l);
+    return APR_SUCCESS;
+}
+
 /* Send TEXT (malloc()ed, taken over) and flush.  0, or -1 when the client is gone or
- * the write failed.  A parked stream's write waits at most WRITE_TIMEOUT. */
+ * the write failed.  A parked stream's write waits at most WRITE_TIMEOUT.  Through
+ * the request's filters; once detached, through the connection's, as a chunk of its
+ * own making when the answer is chunked. */
 static int send_text(listener *l, char *text, size_t n)
 {
-    request_rec *r = l->r;
-    conn_rec *c = r->connection;
+    conn_rec *c = l->c;
     apr_socket_t *sock = !l->async || c->master ? NULL : ap_get_conn_socket(c);
     apr_interval_time_t before = 0;
     apr_status_t rv;
+    int framed = !l->r && l->chunked;
 
     if (!l->bb) {
-        l->bb = apr_brigade_create(r->pool, c->bucket_alloc);
+        l->bb = apr_brigade_create(l->r ? l->r->pool : c->pool, c->bucket_alloc);
+    }
+    if (framed) {
+        char size[24];
+        apr_size_t k = apr_snprintf(size, sizeof(size), "%" APR_UINT64_T_HEX_FMT CRLF,
+                                    (apr_uint64_t)n);
+
+        APR_BRIGADE_INSERT_TAIL(l->bb, apr_bucket_heap_create(size, k, NULL, c->bucket_alloc));
     }
     APR_BRIGADE_INSERT_TAIL(l->bb, apr_bucket_heap_create(text, n, free, c->bucket_alloc));
+    if (framed) {
+        APR_BRIGADE_INSERT_TAIL(l->bb, apr_bucket_immortal_create(CRLF, 2, c->bucket_alloc));
+    }
     APR_BRIGADE_INSERT_TAIL(l->bb, apr_bucket_flush_create(c->bucket_alloc));
     if (sock) {
         apr_socket_timeout_get(sock, &before);
         apr_socket_timeout_set(sock, WRITE_TIMEOUT);
     }
-    rv = ap_pass_brigade(r->output_filters, l->bb);
+    rv = ap_pass_brigade(l->r ? l->r->output_filters : c->output_filters, l->bb);
     if (sock) {
         apr_socket_timeout_set(sock, before);
     }
@@ -159,16 +177,94 @@ static void finish_parked(request_rec *r)
     apr_pool_destroy(c->pool);
 }
 
-/* A parked listener's turn, on a worker thread of the MPM (rk_live_schedule). */
+/* Whether the parked stream of R can go on without its request: the filters of the
+ * request left after its first FLUSH are httpd's own, with nothing more to do for a
+ * stream (HTTP_HEADER, the byte-range filter and ours, RANKING_HOLD_HEAD, have
+ * removed themselves; CHUNK's work is done by hand once detached; HTTP_OUTERROR and
+ * CONTENT_LENGTH pass an unending answer through).  Any other, a filter that a
+ * configuration added (compression, say), keeps the request and its pool. */
+static int detachable(request_rec *r)
+{
+    static const char *const known[] = { "chunk", "http_outerror", "content_length", NULL };
+    ap_filter_t *f;
+
+    for (f = r->output_filters; f && f->r == r; f = f->next) {
+        int i;
+
+        for (i = 0; known[i] && strcasecmp(f->frec->name, known[i]) != 0; i++)
+            ;
+        if (!known[i]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* End httpd's request of a parked stream, but not its connection: the request's log
+ * line is written and its pool freed now (an EOR bucket and a FLUSH down the
+ * connection's filters, as ap_process_request_after_handler and finish_parked do),
+ * and the stream goes on as the connection's, writing its chunks itself (send_text)
+ * and its last one (finish_detached).  A parked request would keep its pool (the
+ * request's headers and configuration, and what was allocated while it was handled:
+ * 10 KiB and more, three pages) for nothing that a stream still needs.  On a worker
+ * thread, in the listener's first turn, once the handler that parked it has returned
+ * (invoke_mtx, which the MPM holds until then). */
+static void detach(listener *l)
+{
+    request_rec *r = l->r;
+    conn_rec *c = l->c;
+
+    l->chunked = r->chunked;
+    l->r = NULL;
+    l->rq = NULL;
+    l->bb = apr_brigade_create(c->pool, c->bucket_alloc);   /* the request's goes */
+    apr_pool_cleanup_kill(r->pool, l, free_listener);       /* L is the stream's now */
+    APR_BRIGADE_INSERT_TAIL(l->bb, ap_bucket_eor_create(c->bucket_alloc, r));
+    APR_BRIGADE_INSERT_TAIL(l->bb, apr_bucket_flush_create(c->bucket_alloc));
+    ap_pass_brigade(c->output_filters, l->bb);   /* r is gone after this */
+    apr_brigade_cleanup(l->bb);
+}
+
+/* End a detached stream and its connection: its last chunk, flushed (at most
+ * WRITE_TIMEOUT), then the connection's pool, as finish_parked.  Frees L. */
+static void finish_detached(listener *l)
+{
+    conn_rec *c = l->c;
+    apr_bucket_brigade *bb = l->bb;
+    apr_socket_t *sock = ap_get_conn_socket(c);
+
+    if (l->chunked && !c->aborted) {
+        APR_BRIGADE_INSERT_TAIL(bb, apr_bucket_immortal_create("0" CRLF CRLF, 5, c->bucket_alloc));
+    }
+    free(l);
+    APR_BRIGADE_INSERT_TAIL(bb, apr_bucket_flush_create(c->bucket_alloc));
+    if (sock) {
+        apr_socket_timeout_set(sock, WRITE_TIMEOUT);
+    }
+    ap_pass_brigade(c->output_filters, bb);
+    apr_brigade_cleanup(bb);
+    apr_pool_destroy(c->pool);
+}
+
+/* A parked listener's turn, on a worker thread of the MPM (rk_live_schedule).  One
+ * turn of a listener at a time: L->scheduled stays set until its turn ends (the
+ * watcher registers none meanwhile), and a turn that finds more to do at its end
+ * registers the next. */
 static void callback(void *baton)
 {
     listener *l = baton;
     request_rec *r = l->r;
     int done;
 
-    apr_thread_mutex_lock(r->invoke_mtx);
+    if (r) {
+        apr_thread_mutex_lock(r->invoke_mtx);
+        if (l->stream && detachable(r)) {
+            apr_thread_mutex_unlock(r->invoke_mtx);
+            detach(l);
+            r = NULL;
+        }
+    }
     apr_thread_mutex_lock(rk_live.mutex);
-    l->scheduled = 0;
     if (l->stream && flush_pending(l) != 0) {
         l->end = 1;
     }
@@ -176,10 +272,17 @@ static void callback(void *baton)
     if (done) {
         rk_live_unlink(l);
     }
-    else if (l->plen) {
+    l->scheduled = 0;
+    if (!done && l->plen) {
         rk_live_schedule(l);   /* more came while writing */
     }
     apr_thread_mutex_unlock(rk_live.mutex);
+    if (!r) {
+        if (done) {
+            finish_detached(l);
+        }
+        return;
+    }
     if (done && !l->stream) {
         /* the connection is closed after the answer (finish_parked): say so */
         r->connection->keepalive = AP_CONN_CLOSE;
@@ -187,7 +290,7 @@ static void callback(void *baton)
     }
     apr_thread_mutex_unlock(r->invoke_mtx);
     if (done) {
-        finish_parked(r);
+        finish_parked(r);   /* L goes with r's pool */
     }
 }
 
@@ -247,10 +350,15 @@ static void hold(listener *l)
 
 static listener *listener_new(request_rec *r, rk_req *rq, int stream)
 {
-    listener *l = apr_pcalloc(r->pool, sizeof(*l));
+    listener *l = calloc(1, sizeof(*l));
 
+    if (!l) {
+        return NULL;
+    }
+    apr_pool_cleanup_register(r->pool, l, free_listener, apr_pool_cleanup_null);
     l->r = r;
     l->rq = rq;
+    l->c = r->connection;
     l->stream = stream;
     l->async = can_park(r);
     l->last_write = apr_time_now();
@@ -401,6 +509,9 @@ int rk_events(request_rec *r, rk_req *rq)
         apr_thread_mutex_unlock(rk_live.mutex);
     }
     rk_live_link(l);
+    if (l->async) {
+        rk_live_schedule(l);   /* its first turn detaches it from its request */
+    }
     apr_thread_mutex_unlock(rk_live.mutex);
     /* the stream needs no database connection of its own from now on (the watcher
      * reads the change log with its own): give it back, or every open stream would

@@ -12,7 +12,11 @@
  * MPM as a zero-delay timed callback (a callback with a delay never fires while the
  * server is otherwise idle in httpd 2.4: the listener thread only looks at timers that
  * are due when it wakes); the callback, on a worker thread and under the request's
- * invoke_mtx, writes and flushes, then parks the request again, or ends it.  With the
+ * invoke_mtx, writes and flushes, then parks the request again, or ends it.  A stream
+ * is detached from its request at its first turn: httpd's request ends there (its
+ * log line, its pool freed) and the stream goes on as its connection's, writing its
+ * own chunks, so that a parked stream keeps its connection's memory only (see
+ * mod_ranking_events.c, detach()).  With the
  * other MPMs and under mod_http2 (a request of an HTTP/2 stream runs on an h2 worker)
  * a listener holds its thread and waits on a condition the watcher signals; the
  * listeners of that kind are capped server-wide (shared memory) so that they never
@@ -83,7 +87,7 @@ void rk_live_append(listener *l, const char *text, size_t n)
     }
     if (l->plen + n > rk_config_event_buffer()) {
         /* a client that does not read: drop it rather than grow without bound */
-        ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, l->r, "event stream dropped: its client "
+        ap_log_cerror(APLOG_MARK, APLOG_INFO, 0, l->c, "event stream dropped: its client "
                       "reads too slowly (more than %" APR_SIZE_T_FMT " bytes waiting)",
                       rk_config_event_buffer());
         free(l->pending);
@@ -125,13 +129,13 @@ void rk_live_schedule(listener *l)
     l->scheduled = 1;
     if (ap_mpm_register_timed_callback(0, l->turn, l) != APR_SUCCESS) {
         l->scheduled = 0;
-        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, l->r, "cannot schedule an event stream's write");
+        ap_log_cerror(APLOG_MARK, APLOG_ERR, 0, l->c, "cannot schedule an event stream's write");
     }
 }
 
 void rk_live_link(listener *l)
 {
-    conn_rec *c = l->r->connection;
+    conn_rec *c = l->c;
     apr_socket_t *sock = c->master ? NULL : ap_get_conn_socket(c);
     apr_os_sock_t fd;
 

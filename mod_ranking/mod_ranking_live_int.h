@@ -20,12 +20,17 @@
 
 typedef struct source source;
 
+/* A listener is malloc()ed, not taken from the request's pool: a parked stream
+ * outlives its request (mod_ranking_events.c, detach()).  Until it is detached, a
+ * cleanup of the request's pool frees it. */
 typedef struct listener {
     struct listener *next, *prev;
     int stream;                 /* 1: an event stream, 0: a long poll */
     int async;                  /* parked (SUSPENDED), or holding its thread */
-    request_rec *r;
-    rk_req *rq;
+    request_rec *r;             /* NULL once a parked stream is detached (below) */
+    rk_req *rq;                 /* poll; a stream's, NULL once detached */
+    conn_rec *c;                /* r's connection */
+    int chunked;                /* detached: its answer is chunked (HTTP/1.1) */
     source *src;
     apr_int64_t competition;    /* stream */
     const char *key;            /* stream: "voie" or "line" */
@@ -41,7 +46,8 @@ typedef struct listener {
     int changed;                /* poll: the data moved */
     int hup_fd;                 /* its socket, in rk_live.ep: -1 when not there */
     apr_thread_cond_t *cond;    /* holding its thread: signalled by the watcher */
-    apr_bucket_brigade *bb;     /* stream: reused by every write */
+    apr_bucket_brigade *bb;     /* stream: reused by every write (in r's pool, then,
+                                   once detached, in c's) */
     ap_mpm_callback_fn_t *turn; /* parked: its turn, on a worker thread of the MPM
                                    (mod_ranking_events.c), scheduled by the watcher */
 } listener;
