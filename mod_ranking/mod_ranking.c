@@ -204,7 +204,7 @@ static void rk_register_hooks(apr_pool_t *p)
     rk_status_register_hooks();
     ap_hook_insert_error_filter(rk_insert_error_filter, NULL, NULL, APR_HOOK_MIDDLE);
     rk_http_register();
-    rk_live_register_filters();
+    rk_live_register_hooks();
 }
 
 AP_DECLARE_MODULE(ranking) = {

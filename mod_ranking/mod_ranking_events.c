@@ -3,6 +3,7 @@
  * registration with the watcher (mod_ranking_live.c), and their writes, from the
  * handler or from a callback of the MPM.  See mod_ranking_live.c for the design. */
 #include "ap_mpm.h"
+#include "mpm_common.h"
 #include "util_filter.h"
 
 #include "mod_ranking_live_int.h"
@@ -47,13 +48,6 @@ static apr_status_t hold_head(ap_filter_t *f, apr_bucket_brigade *bb)
     return ap_pass_brigade(f->next, bb);
 }
 
-void rk_live_register_filters(void)
-{
-    /* a request filter after CHUNK (AP_FTYPE_TRANSCODE) */
-    hold_head_filter = ap_register_output_filter("RANKING_HOLD_HEAD", hold_head, NULL,
-                                                 AP_FTYPE_TRANSCODE + 1);
-}
-
 /* Give back to the system the memory that the connection of a request about to be
  * parked keeps for reuse.  The MPM's transaction pool (c->pool, the request's pool
  * is its child) has an allocator of its own that keeps freed blocks up to
@@ -65,8 +59,9 @@ void rk_live_register_filters(void)
  * ones it keeps first, then new ones (mapped and unmapped at once, a few
  * microseconds).  Measured at the moment a stream parks: 1 to 3 blocks kept (8 KiB
  * each).  The connection's pool is destroyed when the stream or the long poll ends
- * (finish_parked, finish_detached), never reused, so the setting dies with it.  Only a pool that owns its allocator
- * (the event MPM's ptrans): another allocator may be shared. */
+ * (finish_parked, finish_detached), never reused, so the setting dies with it.
+ * Only a pool that owns its allocator (the event MPM's ptrans): another allocator
+ * may be shared. */
 #define KEPT_BLOCKS_MAX 4
 
 static void give_back_kept_memory(conn_rec *c)
@@ -92,6 +87,44 @@ static apr_status_t free_listener(void *l)
 {
     free(l);
     return APR_SUCCESS;
+}
+
+/* The MPM has parked the connection of C (event MPM, notify_suspend: its thread is
+ * done with the request, but for two stores into the connection's state that follow
+ * this hook).  When C is a listener's, its turns may begin: the first one now. */
+static void suspended(conn_rec *c, request_rec *r)
+{
+    listener *l = ap_get_module_config(c->conn_config, &ranking_module);
+
+    (void)r;   /* may be freed already: a turn can end the request before this */
+    if (!l) {
+        return;
+    }
+    ap_set_module_config(c->conn_config, &ranking_module, NULL);
+    apr_thread_mutex_lock(rk_live.mutex);
+    l->parked_at = apr_time_now();
+    /* a stream's first turn detaches it from its request */
+    if ((l->stream && l->r) || l->plen || l->end || l->changed) {
+        rk_live_schedule(l);
+    }
+    apr_thread_mutex_unlock(rk_live.mutex);
+}
+
+/* Hand L's connection to the MPM's end of a SUSPENDED request (suspended());
+ * the handler returns SUSPENDED next. */
+static int park(listener *l)
+{
+    ap_set_module_config(l->c->conn_config, &ranking_module, l);
+    give_back_kept_memory(l->c);
+    return SUSPENDED;
+}
+
+void rk_live_register_hooks(void)
+{
+    ap_hook_suspend_connection(suspended, NULL, NULL, APR_HOOK_MIDDLE);
+    /* a request filter after CHUNK (AP_FTYPE_TRANSCODE) */
+    hold_head_filter = ap_register_output_filter("RANKING_HOLD_HEAD", hold_head, NULL,
+                                                 AP_FTYPE_TRANSCODE + 1);
 }
 
 /* Send TEXT (malloc()ed, taken over) and flush.  0, or -1 when the client is gone or
@@ -161,20 +194,30 @@ static int flush_pending(listener *l)
  * (connections_above_limit, and a graceful stop waiting for it to reach 0) with them.
  * The MPM's own cleanups of that pool (ptrans) do its accounting, as when it closes a
  * connection itself. */
-static void finish_parked(request_rec *r)
+static void finish_parked(listener *l)
 {
-    conn_rec *c = r->connection;
+    request_rec *r = l->r;
+    conn_rec *c = l->c;
     apr_bucket_brigade *bb;
 
+    apr_pool_cleanup_kill(r->pool, l, free_listener);   /* L outlives r: rk_live_close */
     ap_finalize_request_protocol(r);
     bb = apr_brigade_create(c->pool, c->bucket_alloc);
     APR_BRIGADE_INSERT_TAIL(bb, apr_bucket_flush_create(c->bucket_alloc));
     ap_pass_brigade(c->output_filters, bb);
     ap_process_request_after_handler(r);   /* r is gone after this */
+    l->r = NULL;
+    l->rq = NULL;
     APR_BRIGADE_INSERT_TAIL(bb, apr_bucket_flush_create(c->bucket_alloc));
     ap_pass_brigade(c->output_filters, bb);
     apr_brigade_cleanup(bb);
-    apr_pool_destroy(c->pool);
+    /* ap_process_request_after_handler set the state that the MPM's own end of a
+     * request sets; the connection is still the suspended one the MPM counts (its
+     * cleanup of the pool counts it out by that state) */
+    if (c->cs) {
+        c->cs->state = CONN_STATE_SUSPENDED;
+    }
+    rk_live_close(l);
 }
 
 /* Whether the parked stream of R can go on without its request: the filters of the
@@ -226,7 +269,7 @@ static void detach(listener *l)
 }
 
 /* End a detached stream and its connection: its last chunk, flushed (at most
- * WRITE_TIMEOUT), then the connection's pool, as finish_parked.  Frees L. */
+ * WRITE_TIMEOUT), then the connection's pool, as finish_parked.  L goes with it. */
 static void finish_detached(listener *l)
 {
     conn_rec *c = l->c;
@@ -236,20 +279,24 @@ static void finish_detached(listener *l)
     if (l->chunked && !c->aborted) {
         APR_BRIGADE_INSERT_TAIL(bb, apr_bucket_immortal_create("0" CRLF CRLF, 5, c->bucket_alloc));
     }
-    free(l);
     APR_BRIGADE_INSERT_TAIL(bb, apr_bucket_flush_create(c->bucket_alloc));
     if (sock) {
         apr_socket_timeout_set(sock, WRITE_TIMEOUT);
     }
     ap_pass_brigade(c->output_filters, bb);
     apr_brigade_cleanup(bb);
-    apr_pool_destroy(c->pool);
+    l->bb = NULL;
+    rk_live_close(l);
 }
 
 /* A parked listener's turn, on a worker thread of the MPM (rk_live_schedule).  One
  * turn of a listener at a time: L->scheduled stays set until its turn ends (the
  * watcher registers none meanwhile), and a turn that finds more to do at its end
- * registers the next. */
+ * registers the next.  The first turn is registered by the MPM's own thread once it
+ * is done with the request it parked (suspended()), never before: until then
+ * that thread still reads and writes the connection's state, and a turn that wrote
+ * (the client gone: c->aborted), ended the request (its state) or freed the
+ * connection would race with it. */
 static void callback(void *baton)
 {
     listener *l = baton;
@@ -290,7 +337,7 @@ static void callback(void *baton)
     }
     apr_thread_mutex_unlock(r->invoke_mtx);
     if (done) {
-        finish_parked(r);   /* L goes with r's pool */
+        finish_parked(l);
     }
 }
 
@@ -509,17 +556,13 @@ int rk_events(request_rec *r, rk_req *rq)
         apr_thread_mutex_unlock(rk_live.mutex);
     }
     rk_live_link(l);
-    if (l->async) {
-        rk_live_schedule(l);   /* its first turn detaches it from its request */
-    }
     apr_thread_mutex_unlock(rk_live.mutex);
     /* the stream needs no database connection of its own from now on (the watcher
      * reads the change log with its own): give it back, or every open stream would
      * hold one */
     rk_db_put(r);
     if (l->async) {
-        give_back_kept_memory(r->connection);
-        return SUSPENDED;
+        return park(l);
     }
     hold(l);
     return OK;
@@ -572,8 +615,7 @@ int rk_live_wait(request_rec *r, rk_req *rq, int seconds, rk_reread_fn *reread)
     /* no database connection while waiting: the answer's reread takes one again */
     rk_db_put(r);
     if (l->async) {
-        give_back_kept_memory(r->connection);
-        return SUSPENDED;
+        return park(l);
     }
     hold(l);
     return reread(r, rq);

@@ -123,8 +123,8 @@ void rk_live_schedule(listener *l)
         apr_thread_cond_signal(l->cond);
         return;
     }
-    if (l->scheduled) {
-        return;
+    if (l->scheduled || !l->parked_at) {
+        return;   /* not yet parked: its first turn comes when it is */
     }
     l->scheduled = 1;
     if (ap_mpm_register_timed_callback(0, l->turn, l) != APR_SUCCESS) {
@@ -192,6 +192,47 @@ void rk_live_unlink(listener *l)
     free(l->pending);
     l->pending = NULL;
     l->plen = l->pcap = 0;
+}
+
+void rk_live_close(listener *l)
+{
+    if (apr_time_now() - l->parked_at >= CLOSE_MARGIN) {
+        apr_pool_destroy(l->c->pool);   /* the socket is closed, the MPM counts it out */
+        free(l);
+        return;
+    }
+    apr_thread_mutex_lock(rk_live.mutex);
+    l->next = rk_live.closing;
+    rk_live.closing = l;
+    apr_thread_mutex_unlock(rk_live.mutex);
+}
+
+/* Free the connections of rk_live.closing that are due (rk_live.mutex held; released
+ * while freeing). */
+static void close_due(apr_time_t now)
+{
+    listener **pp = &rk_live.closing, *due = NULL, *l;
+
+    while ((l = *pp) != NULL) {
+        if (now - l->parked_at >= CLOSE_MARGIN) {
+            *pp = l->next;
+            l->next = due;
+            due = l;
+        }
+        else {
+            pp = &l->next;
+        }
+    }
+    if (!due) {
+        return;
+    }
+    apr_thread_mutex_unlock(rk_live.mutex);
+    while ((l = due) != NULL) {
+        due = l->next;
+        apr_pool_destroy(l->c->pool);
+        free(l);
+    }
+    apr_thread_mutex_lock(rk_live.mutex);
 }
 
 source *rk_live_source(server_rec *s)
@@ -366,7 +407,8 @@ static void *APR_THREAD_FUNC watcher(apr_thread_t *t, void *data)
         listener *l;
 
         if (!rk_live.poked) {
-            apr_thread_cond_timedwait(rk_live.wake, rk_live.mutex, TICK);
+            apr_thread_cond_timedwait(rk_live.wake, rk_live.mutex,
+                                      rk_live.closing ? CLOSE_MARGIN : TICK);
         }
         rk_live.poked = 0;
         for (src = rk_live.sources; src && n < 64; src = src->next) {
@@ -383,6 +425,7 @@ static void *APR_THREAD_FUNC watcher(apr_thread_t *t, void *data)
         apr_thread_mutex_lock(rk_live.mutex);
         gone();
         now = apr_time_now();
+        close_due(now);
         for (l = rk_live.head; l; l = l->next) {
             if (state == AP_MPMQ_STOPPING) {
                 l->end = 1;   /* the child stops: end streams, answer polls */

@@ -10,7 +10,7 @@
 
 int rk_live_post_config(apr_pool_t *pconf, server_rec *s);   /* 0, or -1 (logged) */
 void rk_live_child_init(apr_pool_t *p, server_rec *s);
-void rk_live_register_filters(void);   /* register_hooks */
+void rk_live_register_hooks(void);   /* register_hooks */
 
 /* GET /competition/{c}/events */
 int rk_events(request_rec *r, rk_req *rq);

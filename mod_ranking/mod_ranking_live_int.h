@@ -17,6 +17,10 @@
 #define TICK apr_time_from_msec(250)      /* other servers' changes: seen within it */
 #define WRITE_TIMEOUT apr_time_from_sec(5) /* a parked stream's write, at most */
 #define ASYNC_LISTENERS_DEFAULT 20000     /* per child, parked */
+/* A parked connection is freed no sooner than this after the MPM parked it: its
+ * thread still stores into the connection's state after our hook (suspended() in
+ * mod_ranking_events.c) and returns. */
+#define CLOSE_MARGIN apr_time_from_msec(100)
 
 typedef struct source source;
 
@@ -42,6 +46,8 @@ typedef struct listener {
     char *pending;              /* malloc()ed, under rk_live.mutex */
     size_t plen, pcap;
     int scheduled;              /* a callback is registered, not run yet */
+    apr_time_t parked_at;       /* parked: when the MPM had parked it (0: not yet;
+                                   no turn is registered before) */
     int end;                    /* end it at its next turn */
     int changed;                /* poll: the data moved */
     int hup_fd;                 /* its socket, in rk_live.ep: -1 when not there */
@@ -67,6 +73,8 @@ typedef struct {
     apr_thread_cond_t *wake;    /* the watcher's: poked by writes */
     apr_pool_t *pool;           /* sources live here */
     listener *head;
+    listener *closing;          /* ended, their connections freed once CLOSE_MARGIN
+                                   after they were parked has passed (by ->next) */
     source *sources;
     int parked, holding;        /* listeners of this child, by kind */
     int stop, poked, ready;
@@ -87,6 +95,9 @@ void rk_live_append(listener *l, const char *text, size_t n);
 void rk_live_schedule(listener *l);
 void rk_live_link(listener *l);   /* L->src set */
 void rk_live_unlink(listener *l);
+/* Free the connection of a parked listener that ended, and L (rk_live.mutex not
+ * held): now, or by the watcher once CLOSE_MARGIN has passed since it was parked. */
+void rk_live_close(listener *l);
 source *rk_live_source(server_rec *s);
 
 /* A row of RK_Q_HISTORY_SINCE or RK_Q_HISTORY_REPLAY as a change (pointers into the
