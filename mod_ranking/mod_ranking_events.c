@@ -343,27 +343,6 @@ static void callback(void *baton)
 
 /* ---- registering ---- */
 
-/* Room for one more listener: 1 (counted), or 0 (answer 503). */
-static int take_place(int async)
-{
-    if (async) {
-        int cap = rk_config_event_listeners() > 0 ? rk_config_event_listeners()
-                  : ASYNC_LISTENERS_DEFAULT;
-
-        if (rk_live.parked >= cap) {
-            return 0;
-        }
-        rk_live.parked++;
-        return 1;
-    }
-    if ((int)__atomic_fetch_add(rk_holding_all, 1, __ATOMIC_SEQ_CST) >= rk_holding_cap) {
-        __atomic_fetch_sub(rk_holding_all, 1, __ATOMIC_SEQ_CST);
-        return 0;
-    }
-    rk_live.holding++;
-    return 1;
-}
-
 static int busy(request_rec *r)
 {
     apr_table_setn(r->headers_out, "Retry-After", "5");
@@ -389,6 +368,11 @@ static void hold(listener *l)
         }
         if (!l->end && !l->plen) {
             apr_thread_cond_timedwait(l->cond, rk_live.mutex, apr_time_from_sec(1));
+        }
+        /* an HTTP/2 stream that its client reset (mod_http2 marks it aborted): its
+         * socket is not in the watcher's epoll set, and its worker is needed */
+        if (l->c->aborted) {
+            l->end = 1;
         }
     }
     rk_live_unlink(l);
@@ -514,7 +498,7 @@ int rk_events(request_rec *r, rk_req *rq)
     l->competition = apr_atoi64(rq->route.ids[RK_ID_COMPETITION]);
     l->key = (rk_config_variants(r) & RK_VARIANT_A) ? "voie" : "line";
     apr_thread_mutex_lock(rk_live.mutex);
-    rv = take_place(l->async);
+    rv = rk_live_take_place(l);
     apr_thread_mutex_unlock(rk_live.mutex);
     if (!rv) {
         return busy(r);
@@ -569,13 +553,7 @@ int rk_events(request_rec *r, rk_req *rq)
 
 refused:
     apr_thread_mutex_lock(rk_live.mutex);
-    if (l->async) {
-        rk_live.parked--;
-    }
-    else {
-        rk_live.holding--;
-        __atomic_fetch_sub(rk_holding_all, 1, __ATOMIC_SEQ_CST);
-    }
+    rk_live_give_place(l);
     apr_thread_mutex_unlock(rk_live.mutex);
     return rv > 0 ? rk_send_status(r, rv) : OK;
 }
@@ -596,7 +574,7 @@ int rk_live_wait(request_rec *r, rk_req *rq, int seconds, rk_reread_fn *reread)
     apr_table_setn(r->headers_out, "Preference-Applied",
                    apr_psprintf(r->pool, "wait=%d", seconds));
     apr_thread_mutex_lock(rk_live.mutex);
-    if ((ok = take_place(l->async)) != 0) {
+    if ((ok = rk_live_take_place(l)) != 0) {
         l->src = rk_live_source(r->server);
         /* the data moved between the request's read of the revision and now? */
         /* (the watcher's own reading may be older than the request's: only a newer

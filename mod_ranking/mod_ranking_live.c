@@ -45,11 +45,45 @@
 rk_live_state rk_live;
 apr_uint32_t *rk_holding_all;
 int rk_holding_cap;
+int rk_h2_cap;
 
 static apr_status_t unmap_counter(void *p)
 {
     munmap(p, sizeof(apr_uint32_t));
     return APR_SUCCESS;
+}
+
+/* mod_http2's workers per child (H2MaxWorkers), as mod_http2 reckons them: the
+ * directives wherever they are in the configuration (inside <IfModule> too), else
+ * its defaults (H2MinWorkers: ThreadsPerChild; H2MaxWorkers: 3/2 of that, at least
+ * 4).  Whether HTTP/2 is used at all is not known here: the cap made of it only
+ * applies to requests that come over HTTP/2. */
+static void h2_workers(const ap_directive_t *d, int *minw, int *maxw)
+{
+    for (; d; d = d->next) {
+        if (strcasecmp(d->directive, "H2MaxWorkers") == 0 && d->args) {
+            *maxw = atoi(d->args);
+        }
+        else if (strcasecmp(d->directive, "H2MinWorkers") == 0 && d->args) {
+            *minw = atoi(d->args);
+        }
+        h2_workers(d->first_child, minw, maxw);
+    }
+}
+
+static int h2_max_workers(void)
+{
+    int minw = 0, maxw = 0, threads = 0;
+
+    h2_workers(ap_conftree, &minw, &maxw);
+    ap_mpm_query(AP_MPMQ_MAX_THREADS, &threads);
+    if (minw <= 0) {
+        minw = threads > 0 ? threads : 1;
+    }
+    if (maxw <= 0) {
+        maxw = 3 * minw / 2 > 4 ? 3 * minw / 2 : 4;
+    }
+    return maxw;
 }
 
 int rk_live_post_config(apr_pool_t *pconf, server_rec *s)
@@ -75,6 +109,13 @@ int rk_live_post_config(apr_pool_t *pconf, server_rec *s)
     /* a listener that holds a thread may take at most half of the workers */
     rk_holding_cap = rk_config_event_listeners() > 0 ? rk_config_event_listeners()
                   : workers > 1 ? workers / 2 : 1;
+    /* and one that comes over HTTP/2 holds one of mod_http2's workers of its child:
+     * at most half of them too, whatever RankingEventListeners says (past them every
+     * request of HTTP/2 to that child would wait) */
+    {
+        int h2 = h2_max_workers();
+        rk_h2_cap = h2 > 1 ? h2 / 2 : 1;
+    }
     return 0;
 }
 
@@ -182,16 +223,49 @@ void rk_live_unlink(listener *l)
         l->src->have_rev = 0;
         l->src->cursor = -1;
     }
-    if (l->async) {
-        rk_live.parked--;
-    }
-    else {
-        rk_live.holding--;
-        __atomic_fetch_sub(rk_holding_all, 1, __ATOMIC_SEQ_CST);
-    }
+    rk_live_give_place(l);
     free(l->pending);
     l->pending = NULL;
     l->plen = l->pcap = 0;
+}
+
+int rk_live_take_place(listener *l)
+{
+    if (l->async) {
+        int cap = rk_config_event_listeners() > 0 ? rk_config_event_listeners()
+                  : ASYNC_LISTENERS_DEFAULT;
+
+        if (rk_live.parked >= cap) {
+            return 0;
+        }
+        rk_live.parked++;
+        return 1;
+    }
+    if (l->c->master && rk_live.h2_holding >= rk_h2_cap) {
+        return 0;
+    }
+    if ((int)__atomic_fetch_add(rk_holding_all, 1, __ATOMIC_SEQ_CST) >= rk_holding_cap) {
+        __atomic_fetch_sub(rk_holding_all, 1, __ATOMIC_SEQ_CST);
+        return 0;
+    }
+    rk_live.holding++;
+    if (l->c->master) {
+        rk_live.h2_holding++;
+    }
+    return 1;
+}
+
+void rk_live_give_place(listener *l)
+{
+    if (l->async) {
+        rk_live.parked--;
+        return;
+    }
+    rk_live.holding--;
+    if (l->c->master) {
+        rk_live.h2_holding--;
+    }
+    __atomic_fetch_sub(rk_holding_all, 1, __ATOMIC_SEQ_CST);
 }
 
 void rk_live_close(listener *l)
@@ -392,6 +466,17 @@ static void gone(void)
     }
 }
 
+/* How long after its last write a stream's keep-alive comment is due: at most KA
+ * (RankingEventKeepAlive), less a share of a quarter of it that is the listener's own,
+ * so that streams written at the same moment (an event sent to all of them) do not all
+ * get their comments in the same tick: 10,000 at once were a burst of writes. */
+static apr_interval_time_t keepalive_of(const listener *l, apr_interval_time_t ka)
+{
+    apr_uint64_t h = (apr_uint64_t)(uintptr_t)l * APR_UINT64_C(0x9E3779B97F4A7C15);
+
+    return ka - (apr_interval_time_t)((h >> 32) % (apr_uint64_t)(ka / 4 + 1));
+}
+
 static void *APR_THREAD_FUNC watcher(apr_thread_t *t, void *data)
 {
     apr_pool_t *p;
@@ -430,7 +515,8 @@ static void *APR_THREAD_FUNC watcher(apr_thread_t *t, void *data)
             if (state == AP_MPMQ_STOPPING) {
                 l->end = 1;   /* the child stops: end streams, answer polls */
             }
-            if (l->stream && !l->end && !l->plen && now - l->last_write >= rk_config_event_keepalive()) {
+            if (l->stream && !l->end && !l->plen
+                && now - l->last_write >= keepalive_of(l, rk_config_event_keepalive())) {
                 rk_live_append(l, ": keep-alive\n\n", 14);
                 l->last_write = now;   /* not twice before its turn */
             }

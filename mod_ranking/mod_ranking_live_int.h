@@ -77,6 +77,7 @@ typedef struct {
                                    after they were parked has passed (by ->next) */
     source *sources;
     int parked, holding;        /* listeners of this child, by kind */
+    int h2_holding;             /* of the holding ones, those over HTTP/2 */
     int stop, poked, ready;
     apr_thread_t *thread;
     int async_mpm;
@@ -89,12 +90,17 @@ extern rk_live_state rk_live;
  * post_config, inherited by the children), and their cap. */
 extern apr_uint32_t *rk_holding_all;
 extern int rk_holding_cap;
+/* Listeners over HTTP/2 (each holds one of mod_http2's workers), per child: at most. */
+extern int rk_h2_cap;
 
 /* mod_ranking_live.c; rk_live.mutex held */
 void rk_live_append(listener *l, const char *text, size_t n);
 void rk_live_schedule(listener *l);
 void rk_live_link(listener *l);   /* L->src set */
 void rk_live_unlink(listener *l);
+/* Room for one more listener like L (counted): 1, or 0 (answer 503); and its release. */
+int rk_live_take_place(listener *l);
+void rk_live_give_place(listener *l);
 /* Free the connection of a parked listener that ended, and L (rk_live.mutex not
  * held): now, or by the watcher once CLOSE_MARGIN has passed since it was parked. */
 void rk_live_close(listener *l);

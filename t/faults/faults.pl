@@ -297,6 +297,61 @@ sub is_503_json {
     ok($text =~ /^event: lane\ndata: .*"score":"CAP\+6"/m && $text =~ /"score":"CAP\+7"/,
        'h2c: the event stream over HTTP/2 got both changes') or print "# $text\n";
     $s->stop;
+
+    # 7b. each stream over HTTP/2 holds one of mod_http2's workers: at most half of a
+    #     child's H2MaxWorkers are given to listeners, the next one answers 503 with
+    #     Retry-After, and the other workers still serve reads; streams whose clients
+    #     are gone give their workers back well before their next keep-alive comment
+    #     (15 s): a new stream is accepted within 10 s
+    my $c = RkServer->new(dir => "$tmp/h2cap", so => $so, driver => 'sqlite3', mpm => $mpm,
+                          params => "file:$db2?mode=rw", extra => <<"CONF");
+LoadModule http2_module $moddir/mod_http2.so
+Protocols h2c http/1.1
+StartServers 1
+ServerLimit 1
+MaxRequestWorkers 25
+<IfModule mod_http2.c>
+    H2MinWorkers 1
+    H2MaxWorkers 4
+</IfModule>
+CONF
+    push @servers, $c;
+    $judge = $c->login('judge', 'judge');
+    $url = "http://127.0.0.1:$c->{port}/api";
+    $h2 = "curl -s --http2-prior-knowledge -H 'Authorization: Bearer $judge'";
+    my @held;
+    for my $k (1, 2) {
+        my $p = fork // die "fork: $!";
+        if (!$p) {
+            # the shell becomes timeout, which passes the TERM below on to curl
+            { exec("exec timeout 20 $h2 -N -H 'Accept: text/event-stream' $url/competition/2/events > $tmp/h2cap.$k 2>&1") }
+            _exit(1);
+        }
+        push @held, $p;
+    }
+    sleep 1.5;
+    my $third = `timeout 5 $h2 -s -D - -o /dev/null -H 'Accept: text/event-stream' $url/competition/2/events`;
+    ok(($third =~ m{^HTTP/2 503} && $third =~ /^retry-after: 5/mi) ? 1 : 0,
+       'h2c: with H2MaxWorkers 4, a third event stream answers 503 with Retry-After (two hold a worker each)')
+        or print "# $third\n";
+    my $t0 = time;
+    $out = `timeout 5 $h2 -o /dev/null -w '%{http_version} %{http_code}' $url/competition/2`;
+    ok($out eq '2 200' && time - $t0 < 2, sprintf('h2c: a read answers meanwhile (%s, %.2f s)', $out, time - $t0));
+    my $first = do { local (@ARGV, $/) = ("$tmp/h2cap.1"); <> } // '';
+    ok($first =~ /^: mod_ranking events/m ? 1 : 0, 'h2c: the two streams are open');
+    kill 'TERM', @held;
+    waitpid $_, 0 for @held;
+    my $t1 = time;
+    my $again = '';
+    for (1 .. 40) {
+        $again = `timeout 2 $h2 -s -D - -o /dev/null -H 'Accept: text/event-stream' $url/competition/2/events`;
+        last if $again =~ m{^HTTP/2 200};
+        sleep 0.25;
+    }
+    ok($again =~ m{^HTTP/2 200} ? 1 : 0, sprintf('h2c: once they are closed, a new stream is '
+                                                . 'accepted (after %.1f s)', time - $t1))
+        or print "# $again\n";
+    $c->stop;
 }
 
 # ---- shared database for the next faults ------------------------------------------
