@@ -12,7 +12,10 @@
  * MPM as a zero-delay timed callback (a callback with a delay never fires while the
  * server is otherwise idle in httpd 2.4: the listener thread only looks at timers that
  * are due when it wakes); the callback, on a worker thread and under the request's
- * invoke_mtx, writes and flushes, then parks the request again, or ends it.  A stream
+ * invoke_mtx, writes and flushes, then parks the request again, or ends it.  No turn
+ * is registered before the MPM's thread is done parking the connection (its
+ * suspend_connection hook registers the first: mod_ranking_events.c, suspended()),
+ * and a connection is freed no sooner than CLOSE_MARGIN after that.  A stream
  * is detached from its request at its first turn: httpd's request ends there (its
  * log line, its pool freed) and the stream goes on as its connection's, writing its
  * own chunks, so that a parked stream keeps its connection's memory only (see
