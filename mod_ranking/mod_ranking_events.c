@@ -110,10 +110,26 @@ static void suspended(conn_rec *c, request_rec *r)
     apr_thread_mutex_unlock(rk_live.mutex);
 }
 
+/* The connection of L is freed before the MPM parked it: the MPM closed it itself
+ * (it does when c->aborted is set as the handler returns SUSPENDED, which our writes
+ * before parking rule out).  L must not stay linked to a freed connection. */
+static apr_status_t unparked(void *data)
+{
+    listener *l = data;
+
+    apr_thread_mutex_lock(rk_live.mutex);
+    if (!l->parked_at) {
+        rk_live_unlink(l);   /* L itself goes with its request's pool, freed next */
+    }
+    apr_thread_mutex_unlock(rk_live.mutex);
+    return APR_SUCCESS;
+}
+
 /* Hand L's connection to the MPM's end of a SUSPENDED request (suspended());
  * the handler returns SUSPENDED next. */
 static int park(listener *l)
 {
+    apr_pool_pre_cleanup_register(l->c->pool, l, unparked);
     ap_set_module_config(l->c->conn_config, &ranking_module, l);
     give_back_kept_memory(l->c);
     return SUSPENDED;
