@@ -475,6 +475,23 @@ static int replay(request_rec *r, rk_db *db, listener *l)
     }
 }
 
+/* The head of an event stream's answer (ON), or back to that of an error answer
+ * (the stream was refused before anything was sent). */
+static void stream_head(request_rec *r, int on)
+{
+    if (!on) {
+        apr_table_unset(r->headers_out, "X-Accel-Buffering");
+        apr_table_setn(r->err_headers_out, "Cache-Control", "private, no-cache");
+        return;
+    }
+    r->status = HTTP_OK;
+    ap_set_content_type(r, "text/event-stream");
+    ap_add_output_filter_handle(hold_head_filter, NULL, r, r->connection);
+    /* in place of the "private, no-cache" of authenticated answers */
+    apr_table_setn(r->err_headers_out, "Cache-Control", "no-cache");
+    apr_table_setn(r->headers_out, "X-Accel-Buffering", "no");
+}
+
 int rk_events(request_rec *r, rk_req *rq)
 {
     listener *l;
@@ -499,13 +516,8 @@ int rk_events(request_rec *r, rk_req *rq)
     if (!rk_live.ready) {
         return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
     }
-    r->status = HTTP_OK;
-    ap_set_content_type(r, "text/event-stream");
-    ap_add_output_filter_handle(hold_head_filter, NULL, r, r->connection);
-    /* in place of the "private, no-cache" of authenticated answers */
-    apr_table_setn(r->err_headers_out, "Cache-Control", "no-cache");
-    apr_table_setn(r->headers_out, "X-Accel-Buffering", "no");
     if (r->header_only) {
+        stream_head(r, 1);
         return OK;
     }
     if (!(l = listener_new(r, rq, 1))) {
@@ -519,6 +531,7 @@ int rk_events(request_rec *r, rk_req *rq)
     if (!rv) {
         return busy(r);
     }
+    stream_head(r, 1);
     if (!resume) {
         const char *newest[1];
 
@@ -571,7 +584,11 @@ refused:
     apr_thread_mutex_lock(rk_live.mutex);
     rk_live_give_place(l);
     apr_thread_mutex_unlock(rk_live.mutex);
-    return rv > 0 ? rk_send_status(r, rv) : OK;
+    if (rv > 0) {
+        stream_head(r, 0);   /* nothing sent yet: an error answer like any other */
+        return rk_send_status(r, rv);
+    }
+    return OK;
 }
 
 /* ---- the long poll ---- */

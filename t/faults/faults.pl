@@ -341,15 +341,71 @@ CONF
     ok($first =~ /^: mod_ranking events/m ? 1 : 0, 'h2c: the two streams are open');
     kill 'TERM', @held;
     waitpid $_, 0 for @held;
-    my $t1 = time;
+    my ($t1, $after) = (time, 0);
     my $again = '';
     for (1 .. 40) {
+        $after = time - $t1;   # the attempt that is accepted holds its stream 2 s
         $again = `timeout 2 $h2 -s -D - -o /dev/null -H 'Accept: text/event-stream' $url/competition/2/events`;
         last if $again =~ m{^HTTP/2 200};
         sleep 0.25;
     }
     ok($again =~ m{^HTTP/2 200} ? 1 : 0, sprintf('h2c: once they are closed, a new stream is '
-                                                . 'accepted (after %.1f s)', time - $t1))
+                                                . 'accepted (%.1f s after)', $after))
+        or print "# $again\n";
+    $c->stop;
+}
+
+# ---- 7c. RankingEventListeners: past the cap, 503 with Retry-After -------------------
+# prefork (each listener holds its process: the cap is server-wide) and event (parked:
+# the cap is per child, one child here): two streams open, the third answers 503 JSON
+# with Retry-After and a private Cache-Control, a read still answers, and once the two
+# are closed a new stream is accepted.
+for my $m ('prefork', 'event') {
+    my $db3 = "$tmp/cap-$m/ranking.db";
+    make_db($db3);
+    my $c = RkServer->new(dir => "$tmp/capsrv-$m", so => $so, driver => 'sqlite3', mpm => $m,
+                          params => "file:$db3?mode=rw", extra => <<"CONF");
+@{[ $m eq 'prefork' ? "StartServers 5\nServerLimit 10\nMaxRequestWorkers 10"
+                     : "StartServers 1\nServerLimit 1\nMaxRequestWorkers 25" ]}
+RankingEventListeners 2
+CONF
+    push @servers, $c;
+    my $judge = $c->login('judge', 'judge');
+    my $url = "http://127.0.0.1:$c->{port}/api";
+    my $curl = "curl -s -H 'Authorization: Bearer $judge'";
+    my @held;
+    for my $k (1, 2) {
+        my $p = fork // die "fork: $!";
+        if (!$p) {
+            { exec("exec timeout 20 $curl -N -H 'Accept: text/event-stream' $url/competition/2/events > $tmp/cap-$m.$k 2>&1") }
+            _exit(1);
+        }
+        push @held, $p;
+    }
+    sleep 1.5;
+    my $third = `timeout 5 $curl -D - -H 'Accept: text/event-stream' $url/competition/2/events`;
+    my ($body) = $third =~ /\r\n\r\n(.*)\z/s;
+    my $data = eval { JSON::PP::decode_json($body // '') };
+    ok(($third =~ m{^HTTP/1.1 503} && $third =~ /^Retry-After: 5\r$/mi
+        && $third =~ /^Cache-Control: private, no-cache\r$/mi && $third !~ /^X-Accel-Buffering/mi
+        && is_503_json(503, $data)) ? 1 : 0,
+       "$m: RankingEventListeners 2: a third stream answers 503 JSON with Retry-After")
+        or print "# $third\n";
+    my $t0 = time;
+    my $out = `timeout 5 $curl -o /dev/null -w '%{http_code}' $url/competition/2`;
+    ok($out eq '200' && time - $t0 < 2, sprintf('%s: a read answers meanwhile (%s, %.2f s)', $m, $out, time - $t0));
+    kill 'TERM', @held;
+    waitpid $_, 0 for @held;
+    my ($t1, $after) = (time, 0);
+    my $again = '';
+    for (1 .. 40) {
+        $after = time - $t1;   # the attempt that is accepted holds its stream 2 s
+        $again = `timeout 2 $curl -D - -o /dev/null -H 'Accept: text/event-stream' $url/competition/2/events`;
+        last if $again =~ m{^HTTP/1.1 200};
+        sleep 0.25;
+    }
+    ok($again =~ m{^HTTP/1.1 200} ? 1 : 0, sprintf('%s: once they are closed, a new stream is '
+                                               . 'accepted (%.1f s after)', $m, $after))
         or print "# $again\n";
     $c->stop;
 }
