@@ -258,6 +258,22 @@ sub is_503_json {
     waitpid($sleeper, 0);
 }
 
+# Once streams held open are closed: CMD (a curl of the events route printing the
+# head) is tried every 0.25 s until its head matches OK, for at most 40 tries; returns
+# that head, and the seconds from the first try to the try that was accepted (which
+# then holds its stream 2 s, its timeout).
+sub accepted_again {
+    my ($cmd, $ok) = @_;
+    my ($t1, $after, $head) = (time, 0, '');
+    for (1 .. 40) {
+        $after = time - $t1;
+        $head = `timeout 2 $cmd`;
+        last if $head =~ $ok;
+        sleep 0.25;
+    }
+    return ($head, $after);
+}
+
 # ---- 7. over HTTP/2 (h2c, mod_http2): reads, an event stream and a long poll ----------
 {
     my $db2 = "$tmp/h2/ranking.db";
@@ -341,14 +357,8 @@ CONF
     ok($first =~ /^: mod_ranking events/m ? 1 : 0, 'h2c: the two streams are open');
     kill 'TERM', @held;
     waitpid $_, 0 for @held;
-    my ($t1, $after) = (time, 0);
-    my $again = '';
-    for (1 .. 40) {
-        $after = time - $t1;   # the attempt that is accepted holds its stream 2 s
-        $again = `timeout 2 $h2 -s -D - -o /dev/null -H 'Accept: text/event-stream' $url/competition/2/events`;
-        last if $again =~ m{^HTTP/2 200};
-        sleep 0.25;
-    }
+    my ($again, $after) = accepted_again("$h2 -s -D - -o /dev/null -H 'Accept: text/event-stream' "
+                                         . "$url/competition/2/events", qr{^HTTP/2 200});
     ok($again =~ m{^HTTP/2 200} ? 1 : 0, sprintf('h2c: once they are closed, a new stream is '
                                                 . 'accepted (%.1f s after)', $after))
         or print "# $again\n";
@@ -396,14 +406,8 @@ CONF
     ok($out eq '200' && time - $t0 < 2, sprintf('%s: a read answers meanwhile (%s, %.2f s)', $m, $out, time - $t0));
     kill 'TERM', @held;
     waitpid $_, 0 for @held;
-    my ($t1, $after) = (time, 0);
-    my $again = '';
-    for (1 .. 40) {
-        $after = time - $t1;   # the attempt that is accepted holds its stream 2 s
-        $again = `timeout 2 $curl -D - -o /dev/null -H 'Accept: text/event-stream' $url/competition/2/events`;
-        last if $again =~ m{^HTTP/1.1 200};
-        sleep 0.25;
-    }
+    my ($again, $after) = accepted_again("$curl -D - -o /dev/null -H 'Accept: text/event-stream' "
+                                         . "$url/competition/2/events", qr{^HTTP/1.1 200});
     ok($again =~ m{^HTTP/1.1 200} ? 1 : 0, sprintf('%s: once they are closed, a new stream is '
                                                . 'accepted (%.1f s after)', $m, $after))
         or print "# $again\n";
