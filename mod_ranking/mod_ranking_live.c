@@ -271,11 +271,18 @@ void rk_live_give_place(listener *l)
     __atomic_fetch_sub(rk_holding_all, 1, __ATOMIC_SEQ_CST);
 }
 
+/* Free the connection of L, which ended (the socket is closed, the MPM counts it
+ * out), and L. */
+static void free_ended(listener *l)
+{
+    apr_pool_destroy(l->c->pool);
+    free(l);
+}
+
 void rk_live_close(listener *l)
 {
     if (apr_time_now() - l->parked_at >= CLOSE_MARGIN) {
-        apr_pool_destroy(l->c->pool);   /* the socket is closed, the MPM counts it out */
-        free(l);
+        free_ended(l);
         return;
     }
     apr_thread_mutex_lock(rk_live.mutex);
@@ -306,8 +313,7 @@ static void close_due(apr_time_t now)
     apr_thread_mutex_unlock(rk_live.mutex);
     while ((l = due) != NULL) {
         due = l->next;
-        apr_pool_destroy(l->c->pool);
-        free(l);
+        free_ended(l);
     }
     apr_thread_mutex_lock(rk_live.mutex);
 }
