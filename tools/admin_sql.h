@@ -8,7 +8,7 @@
  * seconds, as in the module (token.expires_at), except in the change log
  * (lane_history.changed_at: ISO 8601 UTC text, 'YYYY-MM-DDTHH:MM:SSZ').  What the
  * module and the command must agree on (the purge statement, the user-name limit,
- * the SQLite connection setup, the schema version) comes from mod_ranking/rk_sql.h. */
+ * the SQLite connection setup, the schema version) comes from lib/rk_sql.h. */
 #ifndef ADMIN_SQL_H
 #define ADMIN_SQL_H
 

@@ -22,7 +22,7 @@
 # It fails (no output, exit 1) on an unterminated statement, a file named
 # otherwise, steps that are not 2, 3, ... N for each back end, or back ends that
 # do not end at the same N.  The generated file checks at compile time that N is
-# RK_SCHEMA_VERSION (mod_ranking/rk_sql.h).
+# RK_SCHEMA_VERSION (lib/rk_sql.h).
 set -eu
 LC_ALL=C
 export LC_ALL

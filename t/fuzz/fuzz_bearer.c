@@ -1,5 +1,5 @@
 /* fuzz_bearer.c: libFuzzer target for rk_bearer_parse and rk_token_shape_ok
- * (mod_ranking/rk_token.c).
+ * (lib/rk_token.c).
  *
  * The input, up to its first NUL, is an Authorization header value, in a heap buffer
  * of exactly strlen+1 bytes (ASan catches any read past the NUL).  Checks:

@@ -1,4 +1,4 @@
-/* fuzz_connect.c: libFuzzer target for rk_connect_parse (mod_ranking/rk_body.c).
+/* fuzz_connect.c: libFuzzer target for rk_connect_parse (lib/rk_body.c).
  *
  * The raw input is the body, passed with its length in a heap buffer of exactly that
  * size (no NUL after it: ASan catches any read past LEN).  Checks:

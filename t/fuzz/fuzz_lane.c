@@ -1,4 +1,4 @@
-/* fuzz_lane.c: libFuzzer target for rk_lane_patch_parse (mod_ranking/rk_body.c).
+/* fuzz_lane.c: libFuzzer target for rk_lane_patch_parse (lib/rk_body.c).
  *
  * The raw input is the body, passed with its length in a heap buffer of exactly that
  * size (ASan catches any read past LEN).  Checks:

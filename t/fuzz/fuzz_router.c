@@ -1,4 +1,4 @@
-/* fuzz_router.c: libFuzzer target for rk_route_parse (mod_ranking/rk_router.c).
+/* fuzz_router.c: libFuzzer target for rk_route_parse (lib/rk_router.c).
  *
  * The input, up to its first NUL, is the path.  It is parsed under every variant mask
  * (0, A, B, A|B) and each result is checked against:

@@ -1,5 +1,5 @@
 /* fuzz_score.c: libFuzzer target for rk_score_parse, rk_tiebreak_parse and
- * rk_score_cmp (mod_ranking/rk_score.c).
+ * rk_score_cmp (lib/rk_score.c).
  *
  * Input: byte 0 picks the scoring (free, time, reps, load, points), byte 1 the time
  * cap (0, 1, 60, 600, 3599, 359999, 360000, INT64_MAX, -1, or the signed 32-bit

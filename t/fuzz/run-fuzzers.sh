@@ -21,7 +21,7 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 ROOT=$(cd "$HERE/../.." && pwd -P)
-SRC=$ROOT/mod_ranking
+SRC=$ROOT/lib
 
 SECONDS_PER_TARGET=${1:-20}
 OUTDIR=${2:-}

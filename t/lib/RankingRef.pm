@@ -1,7 +1,7 @@
 package RankingRef;
 # An independent reference of the leaderboards, written from the contract (doc/api.md
 # section 8, shared API.md Part 2 "Typed scores", "Ranking policy", "Leaderboards"),
-# for t/api/50_leaderboard.t.  It shares no code with the module (mod_ranking/rk_score.c,
+# for t/api/50_leaderboard.t.  It shares no code with the module (lib/rk_score.c,
 # rk_leaderboard.c): scores are read with regular expressions and exact integers, places
 # and points are counted the plain way (quadratic, obviously right).  Its input is
 # sql/demo.sql, parsed here (never the server's answers nor the database); the test
