@@ -1,6 +1,8 @@
 /* admin_doc.h: the competition document of `ranking-admin export` and `import`, and
  * every check of an import that needs no database.  Pure C + jansson + APR pools, no
- * httpd header; the command (ranking-admin.c) reads and writes the rows.
+ * httpd header: the document and its statements are admin_doc.c's, the checks of an
+ * import admin_check.c's (the shape of a row admin_shape.c's), the team lists
+ * admin_spots.c's; the command (admin_data.c) reads and writes the rows.
  *
  * The document (keys in this order, every key always present, no other key):
  *   {"version":1,
@@ -83,6 +85,9 @@ enum {
 typedef struct {
     apr_array_header_t *rows[AD_NTABLES];
 } admin_doc;
+
+/* Row I of table T of document D (a const char **). */
+#define ADMIN_DOC_ROW(d, t, i) APR_ARRAY_IDX((d)->rows[t], (i), const char **)
 
 /* An empty document (every table without a row), in P. */
 admin_doc *admin_doc_make(apr_pool_t *p);
