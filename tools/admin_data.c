@@ -44,7 +44,7 @@ static int data_prepare(db_t *db, const char *sql, apr_dbd_prepared_t **stmt)
 }
 
 int data_select(db_t *db, const char *sql, int nargs, const char **args, int ncols,
-                       apr_array_header_t *out)
+                apr_array_header_t *out)
 {
     apr_dbd_prepared_t *st;
     apr_dbd_results_t *res = NULL;
@@ -96,7 +96,7 @@ int need_version_2(db_t *db, const char *command)
 
     if (rc == 0 && v < 2) {
         admin_err("%s is at schema version %d, too old for '%s': run '" PROG " upgrade'",
-            db->what, v, command);
+                  db->what, v, command);
         rc = EXIT_DB;
     }
     return rc;
@@ -179,7 +179,7 @@ static int print_errors(const char *what, apr_array_header_t *errors)
         admin_err("%s", APR_ARRAY_IDX(errors, i, const char *));
     }
     admin_err("%s refused (%d %s), nothing was changed", what, errors->nelts,
-        plural(errors->nelts, "error", "errors"));
+              plural(errors->nelts, "error", "errors"));
     return EXIT_USAGE;
 }
 
@@ -211,7 +211,7 @@ int cmd_export(db_t *db, const opts_t *o)
     json = admin_doc_to_json(d);
     if (!json) {
         admin_err("%s: competition %s holds a value that is not what its column should be",
-            db->what, o->arg_id);
+                  db->what, o->arg_id);
         return EXIT_DB;
     }
     rc = json_dumpf(json, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

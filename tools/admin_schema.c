@@ -18,9 +18,9 @@
 
 /* ------------------------------------------------------------------ upgrade */
 
-/* The command goes on (the tables of users and
- * tokens are the same in every version so far); a version that cannot be read is
- * left to the command itself. */
+/* The command goes on after the note (the tables of users and tokens are the same in
+ * every version so far); a version that cannot be read is left to the command
+ * itself. */
 void schema_note(db_t *db)
 {
     int v;
@@ -30,11 +30,11 @@ void schema_note(db_t *db)
     }
     if (v < upgrade_latest) {
         admin_err("note: %s is at schema version %d; mod_ranking needs version %d: run '"
-            PROG " upgrade'", db->what, v, upgrade_latest);
+                  PROG " upgrade'", db->what, v, upgrade_latest);
     }
     else if (v > upgrade_latest) {
         admin_err("note: %s is at schema version %d, newer than this " PROG " knows (%d)",
-            db->what, v, upgrade_latest);
+                  db->what, v, upgrade_latest);
     }
 }
 
@@ -62,7 +62,7 @@ static int apply_step(db_t *db, const upgrade_step *step)
         r = apr_dbd_query(db->driver, db->handle, &n, step->statements[i]);
         if (r != 0) {
             admin_err("%s: upgrade to schema version %d: statement %d of %s failed: %s",
-                db->what, step->version, i + 1, step->script, db_message(db, r));
+                      db->what, step->version, i + 1, step->script, db_message(db, r));
             return EXIT_DB;
         }
     }
@@ -71,7 +71,7 @@ static int apply_step(db_t *db, const upgrade_step *step)
     }
     if (got != step->version) {
         admin_err("%s: %s left schema version %d, not %d", db->what, step->script, got,
-            step->version);
+                  step->version);
         return EXIT_DB;
     }
     return 0;
@@ -114,7 +114,7 @@ int cmd_upgrade(db_t *db, const opts_t *o)
     }
     if (rc == 0 && from > upgrade_latest) {
         admin_err("%s is at schema version %d, newer than this " PROG " knows (%d): upgrade "
-            "mod_ranking first", db->what, from, upgrade_latest);
+                  "mod_ranking first", db->what, from, upgrade_latest);
         rc = EXIT_DB;
     }
     for (v = from + 1; rc == 0 && v <= upgrade_latest; v++) {
@@ -136,7 +136,7 @@ int cmd_upgrade(db_t *db, const opts_t *o)
     }
     else if (from > 0 && from < upgrade_latest) {
         admin_err("%s: upgrade rolled back, nothing was changed (still schema version %d)",
-            db->what, from);
+                  db->what, from);
     }
     return rc;
 }
@@ -226,7 +226,7 @@ static int apply_schema(db_t *db, const char *const *stmts, const char *script)
         r = apr_dbd_query(db->driver, db->handle, &n, stmts[i]);
         if (r != 0) {
             admin_err("%s: statement %d of %s failed: %s", db->what, i + 1, script,
-                db_message(db, r));
+                      db_message(db, r));
             rc = EXIT_DB;
         }
     }
@@ -272,12 +272,12 @@ int cmd_init(db_t *db, const opts_t *o)
         file = sqlite_file(pool, o->params);
         if (!file || !*file || strcmp(file, ":memory:") == 0) {
             return admin_usage_error("init needs the database's file (a path, or a file: URI "
-                               "without %%-escapes)");
+                                     "without %%-escapes)");
         }
         fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0640);
         if (fd < 0 && errno == EEXIST) {
             admin_err("database '%s' exists already: init creates a new one only (an older "
-                "one is brought up to date by '" PROG " upgrade')", file);
+                      "one is brought up to date by '" PROG " upgrade')", file);
             return EXIT_USER;
         }
         if (fd < 0) {
@@ -293,12 +293,12 @@ int cmd_init(db_t *db, const opts_t *o)
 
         rc = db_connect(db, pool, o->driver, o->params);
         rc = rc == 0 ? db_select_ints(db, "SELECT COUNT(*) FROM pg_catalog.pg_tables"
-                                   " WHERE schemaname = current_schema() AND tablename IN"
-                                   " ('competition', 'account', 'token', 'revision',"
-                                   " 'lane_history', 'schema_version')", 1, &n) : rc;
+                                      " WHERE schemaname = current_schema() AND tablename IN"
+                                      " ('competition', 'account', 'token', 'revision',"
+                                      " 'lane_history', 'schema_version')", 1, &n) : rc;
         if (rc == 0 && n > 0) {
             admin_err("%s has a mod_ranking schema already: init creates a new one only (an "
-                "older one is brought up to date by '" PROG " upgrade')", db->what);
+                      "older one is brought up to date by '" PROG " upgrade')", db->what);
             return EXIT_USER;
         }
         rc = rc == 0 ? apply_schema(db, schema_pgsql, "sql/schema-pg.sql") : rc;
