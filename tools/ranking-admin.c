@@ -34,7 +34,8 @@ static const char usage_text[] =
 
 static const char help_text[] =
     "Create the database of mod_ranking, manage its users and their tokens, upgrade\n"
-    "the schema of the database, prune the lanes' change log.\n"
+    "the schema of the database, prune the lanes' change log, export and import\n"
+    "competitions, import teams, export results.\n"
     "\n"
     "Options:\n"
     "  --driver NAME    apr_dbd driver: sqlite3 (default) or pgsql\n"
