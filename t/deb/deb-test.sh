@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # t/deb/deb-test.sh: the Debian package, end to end, in the SYSTEM Apache.
 #
-# Follows README.md's "The Debian package": builds libapache2-mod-ranking with
-# dpkg-buildpackage from a copy of the tree in a temporary directory (nothing is
-# written into the repository or beside it), installs it with apt-get (so that its
+# Follows doc/operations.md's "The Debian package" (README.md's "Install"): builds
+# libapache2-mod-ranking with dpkg-buildpackage from a copy of the tree in a
+# temporary directory (nothing is written into the repository or beside it), installs it with apt-get (so that its
 # dependencies resolve; it must enable ranking, dbd and socache_shmcb and create
 # /var/lib/mod_ranking), then as README.md says: "ranking-admin init" and "add"
 # as www-data, "a2ensite ranking" (the package's own site, on port 80, for
@@ -222,7 +222,7 @@ has_all() {
     grep -E '\.la$' <<<"$contents" && { echo "a libtool .la is shipped"; bad=1; }
     return "$bad"
 }
-check "package holds the module, .load/.conf, ranking-admin, its man page, SQL, example, README, scoreboard page" \
+check "package holds the module, .load/.conf, ranking-admin, its man page, SQL, example, README and doc/, scoreboard page" \
     has_all /usr/lib/apache2/modules/mod_ranking.so /etc/apache2/mods-available/ranking.load \
         /etc/apache2/mods-available/ranking.conf /usr/sbin/ranking-admin \
         /usr/share/man/man8/ranking-admin.8.gz /usr/share/libapache2-mod-ranking/sql/schema.sql \
@@ -230,7 +230,9 @@ check "package holds the module, .load/.conf, ranking-admin, its man page, SQL, 
         /usr/share/doc/$PKG/examples/ranking-vhost.conf.example /usr/share/doc/$PKG/copyright \
         /etc/apache2/sites-available/ranking.conf /usr/share/doc/$PKG/examples/mod-ranking.conf \
         /usr/share/doc/$PKG/examples/jail-mod-ranking.conf.example \
-        /usr/share/libapache2-mod-ranking/board/index.html /usr/share/libapache2-mod-ranking/board/js/app.js
+        /usr/share/libapache2-mod-ranking/board/index.html /usr/share/libapache2-mod-ranking/board/js/app.js \
+        /usr/share/doc/$PKG/doc/operations.md /usr/share/doc/$PKG/doc/directives.md \
+        /usr/share/doc/$PKG/doc/board-big-screen.png
 depends=$(dpkg-deb -f "$DEB" Depends)
 has_depends() {
     grep -q 'apache2-api-20120211' <<<"$depends" &&
@@ -324,6 +326,10 @@ if [ "$code" = 404 ] && grep -qi '^content-type: application/json' "$WORK/header
 else
     not_ok "GET /api/v1/competition/1 with the token (HTTP $code: ${body:0:300})"
 fi
+# the site's ServerTokens Prod (server-wide, after Debian's security.conf): no version
+server=$(sed -n 's/\r$//; s/^[Ss]erver: //p' "$WORK/headers")
+if [ "$server" = Apache ]; then ok "Server: Apache (the site's ServerTokens Prod wins over Debian's OS)"
+else not_ok "Server: Apache (the site's ServerTokens Prod wins over Debian's OS; got '$server')"; fi
 code=$(curl -sS -m 20 -o /dev/null -w '%{http_code}' -H "$HOST_HDR" "$BASE/competition/1" 2>&1) || true
 if [ "$code" = 401 ]; then ok "GET /api/v1/competition/1 without a token: 401"
 else not_ok "GET /api/v1/competition/1 without a token: 401 (got $code)"; fi
