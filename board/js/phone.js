@@ -101,6 +101,8 @@ export async function phoneView({ root, comp }) {
                 h('span', { class: 'team' }, s.name), h('span', { class: 'sub' }, teamLine(s)))));
         }
         const n = list.length;
+        const hint = card.querySelector('.hint');
+        if (hint) hint.hidden = Boolean(input.value.trim());
         count.textContent = input.value.trim() ? `${n} team${n === 1 ? '' : 's'} found` : '';
         if (input.value.trim() && !n) found.append(h('li', { class: 'note' }, 'No team matches.'));
         if (n > MAX_FOUND) found.append(h('li', { class: 'note' }, `${n - MAX_FOUND} more: type more letters.`));
@@ -191,7 +193,7 @@ export async function phoneView({ root, comp }) {
         clear(board);
         if (!mine || !data) {
             finder.hidden = false;
-            card.append(h('p', { class: 'note' },
+            card.append(h('p', { class: 'note hint' },
                 'Type three letters of your team\u2019s name, or its bib: this phone remembers it.'));
             return;
         }
@@ -236,7 +238,8 @@ export async function phoneView({ root, comp }) {
                 }))) : null));
         const boards = h('div', { class: 'boards' });
         boards.append(h('div', { class: 'scroll' }, boardTable(data.board, group, comp, { mine: spot.id })));
-        board.append(h('div', { class: 'me-board-head' }, h('h2', {}, divisionName(group)), wodToggle(boards)), boards);
+        board.append(h('div', { class: 'me-board-head' }, h('h2', {}, `Leaderboard · ${divisionName(group)}`),
+                       wodToggle(boards)), boards);
         armNextTimer();
     }
 
