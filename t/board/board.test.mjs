@@ -466,12 +466,12 @@ await check('with no API where the page looks, the login screen says so and name
         assert(err.startsWith('Cannot find the ranking API'), `message: "${err}"`);
         assert(err.includes(new URL('lost/', BASE).href) && err.includes('HTTP 404'), `no address or status in "${err}"`);
         assert(await p.$eval('#login-api', (d) => d.open), 'the API address field is not opened');
+        await p.screenshot({ path: `${OUT}/shots/no-api.png` });
         // typing the right address then logs in
         await p.$eval('input[name=api]', (e) => { e.value = ''; });
         await p.type('input[name=api]', new URL('pkg/api/v1/', BASE).href);
         await logIn(p, 'demo');
         await p.waitForSelector('#view table.board', { timeout: 8000 });
-        await p.screenshot({ path: `${OUT}/shots/no-api.png` });
     } finally {
         await ctx.close();
     }
