@@ -39,7 +39,7 @@ export async function heatsView({ root, comp }) {
             const sec = h('section', { class: 'zone', 'aria-label': g.zone ? g.zone.name : 'No zone' },
                 h('h3', {}, g.zone ? g.zone.name : 'No zone'));
             if (!g.heats.length) sec.append(h('p', { class: 'note' }, 'No heat.'));
-            for (const x of g.heats) sec.append(heatTable(x, lanes.get(x.id) || []));
+            for (const x of g.heats) sec.append(h('div', { class: 'scroll' }, heatTable(x, lanes.get(x.id) || [])));
             out.push(sec);
         }
         if (!out.length) out.push(h('p', { class: 'note' }, 'No heat in this competition.'));
@@ -53,23 +53,24 @@ export async function heatsView({ root, comp }) {
                 ` Heat ${x.number} · ${wodName(x.wod_id)} · ${localTime(x.start_time, comp.competition.timezone)}`),
             h('thead', {}, h('tr', {},
                 h('th', { scope: 'col' }, 'Lane'), h('th', { scope: 'col' }, 'Team'),
-                h('th', { scope: 'col' }, 'Division'), h('th', { scope: 'col' }, 'Score'),
-                h('th', { scope: 'col' }, 'Tiebreak'))),
+                h('th', { scope: 'col', class: 'div-col' }, 'Division'), h('th', { scope: 'col' }, 'Score'),
+                h('th', { scope: 'col', class: 'tb-col' }, 'Tiebreak'))),
             h('tbody', {}, lanes.map((l) => h('tr', { dataset: { laneId: l.id } },
                 h('td', { class: 'num' }, l.number),
                 h('th', { scope: 'row', class: 'team' }, l.spot_name ?? '—'),
-                h('td', {}, comp.spots.get(l.spot_id)?.division ?? ''),
+                h('td', { class: 'div-col' }, comp.spots.get(l.spot_id)?.division ?? ''),
                 h('td', { class: 'score' }, l.score ?? ''),
-                h('td', { class: 'score' }, l.tiebreak ?? '')))));
+                h('td', { class: 'score tb-col' }, l.tiebreak ?? '')))));
     }
 
     await load();
-    // the stream carries lane changes only: a heat that starts or ends is seen by
-    // this reload every minute
+    // before the API's Part 3 the stream carries lane changes only: a heat that
+    // starts or ends is seen by this reload every minute
     const every = setInterval(() => load().catch(() => {}), 60000);
     return {
         async refresh(changes) {
-            if (changes.some((ch) => ch.resync || shown.has(ch.heat_id))) await load();
+            if (changes.some((ch) => ch.resync || shown.has(ch.heat_id) || ch.resource === 'heat'
+                                     || ch.resource === 'zone')) await load();
         },
         dispose() { clearInterval(every); },
     };

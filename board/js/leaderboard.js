@@ -5,11 +5,27 @@ import * as api from './api.js';
 import { h, clear, append } from './dom.js';
 import { sharedRanks, placeText } from './format.js';
 
-const divisionName = (d) => d.division ?? 'No division';
+export const divisionName = (d) => d.division ?? 'No division';
 
-async function fetchBoard(c, which) {
+// Division names as the API orders them: by UTF-8 bytes, the spots without one last.
+const utf8 = new TextEncoder();
+function byBytes(a, b) {
+    const x = utf8.encode(a);
+    const y = utf8.encode(b);
+    for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+    return x.length - y.length;
+}
+export function divisionsOf(spots) {
+    const names = [...new Set([...spots.values()].map((s) => s.division))];
+    const named = names.filter((n) => n !== null).sort(byBytes);
+    return names.includes(null) ? [...named, null] : named;
+}
+
+// One division's leaderboard (?division=, lighter) or every division's.
+export async function fetchBoard(c, which, division) {
     const path = which === 'overall' ? `competition/${c}/leaderboard` : `competition/${c}/wod/${which}/leaderboard`;
-    return (await api.get(path)).leaderboard;
+    const q = typeof division === 'string' ? `?division=${encodeURIComponent(division)}` : '';
+    return (await api.get(path + q)).leaderboard;
 }
 
 function placeCell(tag, rank, shared) {
@@ -18,33 +34,65 @@ function placeCell(tag, rank, shared) {
         placeText(rank, shared), shared ? h('span', { class: 'sr' }, ' (shared)') : null);
 }
 
-function boardTable(board, div, comp, { big = false, rows = div.entries } = {}) {
+// The cut line (the API's Part 3: "advancing" on overall entries, from the
+// competition's "advance") goes after the last advancing entry that is followed by
+// one that is not.
+function cutAfter(rows) {
+    const at = new Set();
+    for (let i = 0; i + 1 < rows.length; i++) {
+        if (rows[i].advancing === true && rows[i + 1].advancing === false) at.add(i);
+    }
+    return at;
+}
+
+export function boardTable(board, div, comp, { big = false, rows = div.entries, mine = null } = {}) {
     const overall = !board.wod_id;
     const shared = sharedRanks(div.entries);
     const wods = overall ? board.wods.map((id) => comp.wods.find((w) => w.id === id) || { id, name: id }) : [];
     const head = [h('th', { scope: 'col' }, 'Place'), h('th', { scope: 'col' }, 'Team')];
-    if (!big) head.push(h('th', { scope: 'col', class: 'num' }, 'Bib'));
+    if (!big) head.push(h('th', { scope: 'col', class: 'num bib-col' }, 'Bib'));
     if (!overall) head.push(h('th', { scope: 'col' }, 'Score'), h('th', { scope: 'col' }, 'Tiebreak'));
     head.push(h('th', { scope: 'col', class: 'num' }, 'Points'));
-    if (overall && !big) for (const w of wods) head.push(h('th', { scope: 'col' }, w.name));
+    if (overall && !big) for (const w of wods) head.push(h('th', { scope: 'col', class: 'wod-col' }, w.name));
+    const cuts = overall ? cutAfter(rows) : new Set();
+    const advance = comp.competition.advance;
+    // shared places within each WOD, among this division's entries
+    const wodShared = overall ? wods.map((w, k) => sharedRanks(div.entries.map((x) => x.results[k]))) : [];
+    const body = [];
+    rows.forEach((e, i) => {
+        const cells = [placeCell('td', e.rank, shared.has(e.rank)),
+                       h('th', { scope: 'row', class: 'team' }, e.spot_name)];
+        if (!big) cells.push(h('td', { class: 'num bib-col' }, e.bib ?? ''));
+        if (!overall) cells.push(h('td', { class: 'score' }, e.score ?? ''), h('td', { class: 'score' }, e.tiebreak ?? ''));
+        cells.push(h('td', { class: 'num points' }, e.points));
+        if (overall && !big) {
+            e.results.forEach((r, k) => {
+                cells.push(h('td', { class: 'result wod-col' },
+                    placeText(r.rank, wodShared[k].has(r.rank)),
+                    r.score !== null ? h('span', { class: 'sub' }, ` ${r.score}`) : null));
+            });
+        }
+        body.push(h('tr', { class: e.spot_id === mine ? 'mine' : null,
+                            dataset: { spotId: e.spot_id, rank: e.rank ?? '',
+                                       advancing: e.advancing === undefined || e.advancing === null ? null : String(e.advancing) } },
+                    cells));
+        if (cuts.has(i)) {
+            body.push(h('tr', { class: 'cut-line' },
+                h('td', { colspan: cells.length },
+                  Number.isInteger(advance) ? `Cut line: the top ${advance} go through` : 'Cut line: the teams above go through')));
+        }
+    });
     return h('table', { class: 'board', dataset: { division: divisionName(div) } },
         h('caption', {}, divisionName(div)),
         h('thead', {}, h('tr', {}, head)),
-        h('tbody', {}, rows.map((e) => {
-            const cells = [placeCell('td', e.rank, shared.has(e.rank)),
-                           h('th', { scope: 'row', class: 'team' }, e.spot_name)];
-            if (!big) cells.push(h('td', { class: 'num' }, e.bib ?? ''));
-            if (!overall) cells.push(h('td', { class: 'score' }, e.score ?? ''), h('td', { class: 'score' }, e.tiebreak ?? ''));
-            cells.push(h('td', { class: 'num points' }, e.points));
-            if (overall && !big) {
-                for (const r of e.results) {
-                    cells.push(h('td', { class: 'result' },
-                        r.rank === null ? '–' : `${r.rank}`,
-                        r.score !== null ? h('span', { class: 'sub' }, ` ${r.score}`) : null));
-                }
-            }
-            return h('tr', { dataset: { spotId: e.spot_id, rank: e.rank ?? '' } }, cells);
-        })));
+        h('tbody', {}, body));
+}
+
+// "WOD results" on a phone: the per-WOD columns, on demand.
+export function wodToggle(container) {
+    const box = h('input', { type: 'checkbox', class: 'wod-toggle' });
+    box.addEventListener('change', () => container.classList.toggle('show-wods', box.checked));
+    return h('label', { class: 'toggle' }, box, ' WOD results');
 }
 
 export async function leaderboardView({ root, comp, args, go }) {
@@ -61,17 +109,21 @@ export async function leaderboardView({ root, comp, args, go }) {
         h('h2', {}, 'Leaderboards'),
         h('div', { class: 'controls' },
             h('label', {}, 'Leaderboard ', wodSel),
-            h('label', {}, 'Division ', divSel)),
+            h('label', {}, 'Division ', divSel),
+            which === 'overall' ? wodToggle(body) : null),
         body);
     wodSel.addEventListener('change', () => go(c, 'leaderboard', wodSel.value, divSel.value));
     divSel.addEventListener('change', () => go(c, 'leaderboard', wodSel.value, divSel.value));
 
     async function load() {
-        const board = await fetchBoard(c, which);
-        const names = board.divisions.map(divisionName);
+        const all = divisionsOf(comp.spots);
+        const names = all.map((d) => divisionName({ division: d }));
         append(clear(divSel), [h('option', { value: '' }, 'All divisions'),
                                names.map((n) => h('option', { value: n }, n))]);
         divSel.value = names.includes(wanted) ? wanted : '';
+        // one named division: only its leaderboard is asked for
+        const one = all[names.indexOf(divSel.value)];
+        const board = await fetchBoard(c, which, divSel.value && one !== null ? one : undefined);
         const divs = board.divisions.filter((d) => !divSel.value || divisionName(d) === divSel.value);
         clear(body).append(...divs.map((d) => h('div', { class: 'scroll' }, boardTable(board, d, comp))));
         if (!divs.length) body.append(h('p', { class: 'note' }, 'No team yet.'));

@@ -4,11 +4,17 @@
 // EventSource cannot send the Authorization header.  A dropped stream is reopened with
 // Last-Event-ID, so the server replays what was missed.  After three failed attempts
 // in a row (a proxy that buffers streams, a server at its listener limit, ...) the
-// page long-polls GET /competition/{c} (If-None-Match + Prefer: wait=25) for a minute,
-// then tries the stream again.
+// page long-polls GET /competition/{c}/heat/?limit=1 (If-None-Match + Prefer: wait=25)
+// for a minute, then tries the stream again.
+//
+// Without a token (a public mount, RankingPublic On) the stream is asked for without
+// Authorization, as an EventSource would; a server that wants a token for streams
+// (before the API's Part 3, "Spectators live") answers 401: the page then long-polls
+// the public competition instead, for as long as it stays open.
 //
 // Events: "state" (detail: "connecting" | "live" | "polling" | "reconnecting" | "off")
-// and "change" (detail: the lane event's data, or {resync: true} when the views must
+// and "change" (detail: the lane event's data; the data of an "event: change" (a heat,
+// WOD, spot... changed: it has "resource"); or {resync: true} when the views must
 // reload everything: a stream (re)opened without a known id, or a long-poll change).
 
 import { call, token, url } from './api.js';
@@ -59,6 +65,10 @@ export class Live extends EventTarget {
                 if (e && e.unauthorized) return this.stop();
             }
             if (this.stopped) break;
+            if (opened === 'anonymous') {           // no anonymous stream on this server:
+                await this.poll(Infinity);           // long polls until the page leaves
+                continue;
+            }
             if (!opened) failures += 1;
             this.setState('reconnecting');
             if (failures >= 3) {
@@ -70,7 +80,8 @@ export class Live extends EventTarget {
         }
     }
 
-    // One stream, until it ends.  Returns whether it opened.
+    // One stream, until it ends.  Returns whether it opened ('anonymous': refused for
+    // want of a token).
     async stream(onOpen) {
         const ctrl = new AbortController();
         const abort = () => ctrl.abort();
@@ -81,6 +92,7 @@ export class Live extends EventTarget {
         try {
             const res = await fetch(this.streamUrl(), { headers: this.auth(headers), cache: 'no-store',
                                                         credentials: 'omit', signal: ctrl.signal });
+            if (res.status === 401 && !token()) return 'anonymous';
             if (res.status === 401) {
                 await call(`competition/${this.c}`);   // lets api.js end the session
                 throw Object.assign(new Error('unauthorized'), { unauthorized: true });
@@ -131,21 +143,25 @@ export class Live extends EventTarget {
 
     dispatchSse(ev) {
         if (ev.id !== null && ev.id !== '') this.lastId = ev.id;
-        if (ev.event !== 'lane' || ev.data.length === 0) return;
+        if ((ev.event !== 'lane' && ev.event !== 'change') || ev.data.length === 0) return;
         let data;
         try { data = JSON.parse(ev.data.join('\n')); } catch { return; }
+        if (!data || typeof data !== 'object') return;
+        if (ev.event === 'change' && typeof data.resource !== 'string') return;
         this.emit(data);
     }
 
-    // Long poll until `until` (ms): any change of the data gives a new ETag.
+    // Long poll until `until` (ms): any change of the data gives a list a new ETag (a
+    // list's tag is the data revision's; a single resource's follows that resource
+    // only, in the API's Part 3).
     async poll(until) {
         this.setState('polling');
-        let etag = null;
+        let etag = this.pollEtag ?? null;
         while (!this.stopped && Date.now() < until) {
             const headers = etag ? { 'If-None-Match': etag, Prefer: `wait=${POLL_WAIT_S}` } : {};
             let res;
             try {
-                res = await call(`competition/${this.c}`, { headers, cache: 'no-store',
+                res = await call(`competition/${this.c}/heat/?limit=1`, { headers, cache: 'no-store',
                                                             signal: this.stopper.signal });
             } catch {
                 if (this.stopped) return;
@@ -158,6 +174,7 @@ export class Live extends EventTarget {
                 this.setState('polling');
                 if (etag !== null && res.etag !== etag) this.emit({ resync: true });
                 etag = res.etag;
+                this.pollEtag = etag;
                 if (!etag) await sleep(5000, this.stopper.signal);   // cannot wait: plain polling
             } else if (res.status !== 304) {
                 this.setState('reconnecting');

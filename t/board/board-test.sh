@@ -4,6 +4,12 @@
 # of its own: the module from BUILD_DIR, a fresh copy of the demo data, the page at
 # /board/ beside the API as ./scripts/demo serves it.  Screenshots and the server's
 # logs go to BUILD_DIR/board/.  Last line: "N passed, M failed".
+# Three more layouts on the same server:
+#   /pkg/board/  the page as the Debian package installs it (with debian/board-config.json
+#                as its config.json), the API at /pkg/api/v1 (the package's site: /board
+#                and /api/v1);
+#   /pub/board/  the same page, the API at /pub/api/v1 with RankingPublic On (spectators);
+#   /lost/board/ the page without config.json and no API where it looks.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=$(cd "${1:?usage: board-test.sh BUILD_DIR}" && pwd)
@@ -20,6 +26,9 @@ fi
 
 rm -rf "$OUT"
 mkdir -p "$OUT/shots" "$OUT/srv/db" "$OUT/srv/logs"
+# the packaged page: board/ plus the config.json that debian/rules installs beside it
+cp -r "$ROOT/board" "$OUT/pkgboard"
+install -m 0644 "$ROOT/debian/board-config.json" "$OUT/pkgboard/config.json"
 DB="$OUT/srv/db/ranking.db"
 sqlite3 "$DB" <"$ROOT/sql/schema.sql" >/dev/null
 sqlite3 "$DB" <"$ROOT/sql/demo.sql"
@@ -67,6 +76,36 @@ Alias /board "$ROOT/board"
     Options None
     AllowOverride None
 </Directory>
+# the package's layout, under /pkg
+<Location /pkg>
+    SetHandler none
+</Location>
+<Location /pkg/api/v1>
+    SetHandler ranking
+    Require all granted
+</Location>
+Alias /pkg/board "$OUT/pkgboard"
+# a public mount (spectators without a login), under /pub
+<Location /pub>
+    SetHandler none
+</Location>
+<Location /pub/api/v1>
+    SetHandler ranking
+    RankingPublic On
+    Require all granted
+</Location>
+Alias /pub/board "$OUT/pkgboard"
+<Directory "$OUT/pkgboard">
+    Require all granted
+    DirectoryIndex index.html
+    Options None
+    AllowOverride None
+</Directory>
+# no API where the page looks
+<Location /lost>
+    SetHandler none
+</Location>
+Alias /lost/board "$ROOT/board"
 CONF
 apache2 -f "$CONF" -k start
 trap 'apache2 -f "$CONF" -k stop 2>/dev/null || true' EXIT

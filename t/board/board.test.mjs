@@ -40,6 +40,16 @@ async function tokenOf(user) {
     return r.data.access_token;
 }
 const LANE = (c, z, h, v) => `competition/${c}/zone/${z}/heat/${h}/voie/${v}`;
+// After "apache2 -k restart": until the server listens again (a request sent in the
+// meantime fails to connect, on a loaded machine).
+async function serverBack(ms = 10000) {
+    for (const end = Date.now() + ms; Date.now() < end; await sleep(100)) {
+        try {
+            if ((await fetch(new URL('competition/', BASE), { method: 'OPTIONS' })).status === 204) return;
+        } catch { /* not yet */ }
+    }
+    throw new Error('the server did not come back after its restart');
+}
 
 const exe = existsSync('/usr/lib/chromium/chromium') ? '/usr/lib/chromium/chromium' : process.env.CHROMIUM;
 const browser = await puppeteer.launch({
@@ -70,6 +80,25 @@ const boardRows = () => page.$$eval('#view table.board', (tables) => tables.map(
     division: t.dataset.division,
     rows: [...t.querySelectorAll('tbody tr')].map((tr) => [tr.dataset.spotId, tr.querySelector('.place').textContent]),
 })));
+
+// What of the page shows: [id or selector, visible?] for the header's parts.
+const CHROME = ['#nav', '#tools', '#comp-select', '#live-state', '#logout', '#menu'];
+const visibleOf = (p, sels) => p.evaluate((list) => Object.fromEntries(list.map((s) => {
+    const el = document.querySelector(s);
+    return [s, Boolean(el && el.checkVisibility())];
+})), sels);
+
+await check('before login only the login form shows (no competition list, live state or Log out)', async () => {
+    await page.goto(BOARD, { waitUntil: 'networkidle0' });
+    await page.waitForSelector('#login-form', { visible: true });
+    const vis = await visibleOf(page, CHROME);
+    const shown = Object.entries(vis).filter(([, v]) => v).map(([k]) => k);
+    assert(shown.length === 0, `visible on the login screen: ${shown.join(', ')}`);
+    const viewText = await page.$eval('#view', (e) => e.textContent.trim());
+    assert(viewText === '', `the view shows "${viewText}"`);
+    const err = await page.$eval('#login-error', (e) => e.textContent);
+    assert(err === '', `an error before anything was typed: "${err}"`);
+});
 
 await check('log in through /connect; the token is in sessionStorage, not in the URL', async () => {
     await page.goto(BOARD, { waitUntil: 'networkidle0' });
@@ -145,7 +174,8 @@ await check('heats view: running heats of competition 2 with their lanes, as the
     await shot('heats');
 });
 
-const row = (lane) => `#view tr[data-lane-id="${lane}"]`;
+// (the heats view has rows of the same lanes: wait for the judge's own)
+const row = (lane) => `#view[data-view="judge"] tr[data-lane-id="${lane}"]`;
 async function enter(lane, score, tiebreak) {
     await page.$eval(`${row(lane)} input[name=score]`, (e) => { e.value = ''; });
     await page.type(`${row(lane)} input[name=score]`, score);
@@ -236,6 +266,7 @@ await check('live state: the stream reconnects after a server restart (Last-Even
     execFileSync('apache2', ['-f', process.env.CONF, '-k', 'restart']);
     await page.waitForFunction(() => window.__states.includes('reconnecting'), { timeout: 8000 });
     const text = await page.$eval('#live-state', (e) => e.textContent);
+    await serverBack();
     const put = await apiCall(LANE(4, 41, 401, 3012), { method: 'PUT', token: judge, body: { score: '6:00' } });
     assert(put.status === 200, `PUT ${put.status}`);
     await waitLive(15000);
@@ -254,6 +285,7 @@ await check('fallback: with the event stream refused, the page long-polls and st
         const text = await page.$eval('#live-state', (e) => e.textContent);
         assert(text === 'live (polling)', `state text "${text}"`);
         await sleep(500);
+        await serverBack();
         const put = await apiCall(LANE(4, 41, 401, 3013), { method: 'PUT', token: judge, body: { score: '5:00' } });
         assert(put.status === 200, `PUT ${put.status}`);
         await page.waitForFunction(() => document.querySelector('#view tr[data-spot-id="307"] .place')?.textContent === '1',
@@ -302,6 +334,386 @@ await check('the page made no request to another origin and raised no script err
     assert(foreign.length === 0, `requests to other origins: ${foreign.join(', ')}`);
     assert(pageErrors.length === 0, `script errors: ${pageErrors.join('; ')}`);
 });
+
+// ---------------------------------------------------------------------------------
+// Where the package puts it, and "My team" on a phone (360 x 800), each in a browser
+// context of its own (empty storage, its own request log).
+
+const PHONE = { width: 360, height: 800, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+async function newTab(viewport = { width: 1280, height: 900 }) {
+    const ctx = await browser.createBrowserContext();
+    const p = await ctx.newPage();
+    await p.setViewport(viewport);
+    const log = { requests: [], dialogs: [], errors: [] };
+    p.on('request', (r) => log.requests.push(r.url()));
+    p.on('dialog', async (d) => { log.dialogs.push(d.message()); await d.dismiss(); });
+    p.on('pageerror', (e) => log.errors.push(String(e)));
+    return { ctx, p, log };
+}
+const phoneShot = (p, name) => p.screenshot({ path: `${OUT}/shots/${name}.png`, fullPage: true });
+async function logIn(p, user) {
+    await p.waitForSelector('#login-form', { visible: true });
+    await p.type('input[name=client_id]', user);
+    await p.type('input[name=client_secret]', user);
+    await p.click('#login-form button[type=submit]');
+}
+
+// Words of team names that the browser laid out on more than one line: every text
+// node under `sel`, cut into words (a break right after a hyphen is an ordinary line
+// break, not one inside a word), each measured with Range.getClientRects().
+const brokenWords = (p, sel) => p.evaluate((s) => {
+    const bad = [];
+    let words = 0;
+    for (const el of document.querySelectorAll(s)) {
+        if (!el.checkVisibility()) continue;
+        const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+            const re = /[^\s\-\u2010]+[-\u2010]?/g;
+            for (let m = re.exec(n.data); m; m = re.exec(n.data)) {
+                const r = document.createRange();
+                r.setStart(n, m.index);
+                r.setEnd(n, m.index + m[0].length);
+                const lines = new Set([...r.getClientRects()].filter((b) => b.width > 0).map((b) => Math.round(b.top)));
+                words += 1;
+                if (lines.size > 1) bad.push(`"${m[0]}" of "${n.data}" on ${lines.size} lines`);
+            }
+        }
+    }
+    return { bad, words };
+}, sel);
+
+// The card's expected values, from the API's own JSON: place (shared as "=N"), points,
+// the running and next heats of a team and its lane in each.
+async function expectedCard(c, spotId, token, base = BASE) {
+    const get = async (path) => {
+        const r = await fetch(new URL(path, base), { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+        assert(r.ok, `GET ${path}: ${r.status}`);
+        return r.json();
+    };
+    const spot = (await get(`competition/${c}/spot/${spotId}`)).spot;
+    const comp = (await get(`competition/${c}`)).competition;
+    const lb = (await get(`competition/${c}/leaderboard?division=${encodeURIComponent(spot.division)}`)).leaderboard;
+    const entries = lb.divisions[0].entries;
+    const e = entries.find((x) => x.spot_id === spotId);
+    const shared = entries.filter((x) => x.rank === e.rank).length > 1;
+    const heats = (await get(`competition/${c}/heat/`)).heats;
+    const mine = [];
+    for (const x of heats.filter((y) => y.status !== 'finished')) {
+        const l = (await get(`competition/${c}/heat/${x.id}/line/`)).lines.find((y) => y.spot_id === spotId);
+        if (l) mine.push({ heat: x, lane: l.number });
+    }
+    const next = mine.find((m) => m.heat.status === 'scheduled');
+    const hhmm = (iso) => new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
+                                                             timeZone: comp.timezone }).format(new Date(iso));
+    return { place: `${shared ? '=' : ''}${e.rank}`, points: String(e.points),
+             running: mine.filter((m) => m.heat.status === 'running').map((m) => [m.heat.id, String(m.lane)]),
+             next: next ? [next.heat.id, String(next.lane), hhmm(next.heat.start_time)] : null };
+}
+// What the card shows, in the same shape.
+const shownCard = (p) => p.evaluate(() => {
+    const q = (s, root = document) => root.querySelector(s);
+    const hhmm = (t) => {
+        const m = /(\d{1,2}):(\d{2})\s*([AaPp])?/.exec(t || '');
+        if (!m) return null;
+        let hh = Number(m[1]) % (m[3] ? 12 : 24);
+        if (m[3] && /p/i.test(m[3])) hh += 12;
+        return `${String(hh).padStart(2, '0')}:${m[2]}`;
+    };
+    const nx = q('#view .heat-card.next');
+    return { place: q('#view [data-field=place]')?.textContent, points: q('#view [data-field=points]')?.textContent,
+             running: [...document.querySelectorAll('#view .heat-card.running')]
+                 .map((a) => [a.dataset.heatId, q('[data-field=lane]', a).textContent]),
+             next: nx ? [nx.dataset.heatId, q('[data-field=lane]', nx).textContent,
+                         hhmm(q('[data-field=start]', nx)?.textContent)] : null };
+});
+async function pickTeam(p, letters) {
+    await p.waitForSelector('#me-q', { visible: true, timeout: 8000 });
+    await p.$eval('#me-q', (e) => { e.value = ''; });
+    await p.type('#me-q', letters);
+    await p.waitForSelector('#me-found .pick', { timeout: 3000 });
+    return p.$$eval('#me-found .pick', (bs) => bs.map((b) => b.dataset.spotId));
+}
+
+await check('the packaged layout (page at /board, API at /api/v1): config.json leads the page to the API; login works', async () => {
+    const { ctx, p, log } = await newTab();
+    try {
+        const at = new URL('pkg/board/', BASE).href;
+        await p.goto(at, { waitUntil: 'networkidle0' });
+        await p.waitForSelector('#login-form', { visible: true });
+        const apiField = await p.$eval('input[name=api]', (e) => e.value);
+        assert(apiField === new URL('pkg/api/v1/', BASE).href, `API address shown: ${apiField}`);
+        assert(await p.$eval('#login-error', (e) => e.textContent) === '', 'an error before login');
+        await logIn(p, 'demo');
+        await p.waitForSelector('#view table.board', { timeout: 8000 });
+        const connect = log.requests.filter((u) => u.endsWith('/connect'));
+        assert(connect.length === 1 && connect[0] === new URL('pkg/api/v1/connect', BASE).href, `connect at ${connect}`);
+        const apiCalls = log.requests.filter((u) => /\/competition\//.test(u));
+        assert(apiCalls.length > 0 && apiCalls.every((u) => u.startsWith(new URL('pkg/api/v1/', BASE).href)),
+               `API requests outside /pkg/api/v1: ${apiCalls.filter((u) => !u.includes('/pkg/api/v1/'))}`);
+        await p.screenshot({ path: `${OUT}/shots/package-layout.png` });
+        assert(log.errors.length === 0, `script errors: ${log.errors}`);
+    } finally {
+        await ctx.close();
+    }
+});
+
+await check('with no API where the page looks, the login screen says so and names the addresses tried', async () => {
+    const { ctx, p } = await newTab();
+    try {
+        await p.goto(new URL('lost/board/', BASE).href, { waitUntil: 'networkidle0' });
+        await p.waitForFunction(() => document.querySelector('#login-error').textContent !== '', { timeout: 5000 });
+        const err = await p.$eval('#login-error', (e) => e.textContent);
+        assert(err.startsWith('Cannot find the ranking API'), `message: "${err}"`);
+        assert(err.includes(new URL('lost/', BASE).href) && err.includes('HTTP 404'), `no address or status in "${err}"`);
+        assert(await p.$eval('#login-api', (d) => d.open), 'the API address field is not opened');
+        await p.screenshot({ path: `${OUT}/shots/no-api.png` });
+        // typing the right address then logs in
+        await p.$eval('input[name=api]', (e) => { e.value = ''; });
+        await p.type('input[name=api]', new URL('pkg/api/v1/', BASE).href);
+        await logIn(p, 'demo');
+        await p.waitForSelector('#view table.board', { timeout: 8000 });
+    } finally {
+        await ctx.close();
+    }
+});
+
+// A reader's phone (logged in) and a spectator's (public mount, no login).
+const reader = await newTab(PHONE);
+const spectator = await newTab(PHONE);
+const demoTok = await tokenOf('demo');
+const spots2 = (await apiCall('competition/2/spot/', { token: demoTok })).data.spots;
+const fold = (t) => t.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+await check('phone 360x800: before login only the login form; then "My team" of the running competition', async () => {
+    const p = reader.p;
+    await p.goto(BOARD, { waitUntil: 'networkidle0' });
+    await p.waitForSelector('#login-form', { visible: true });
+    const shown = Object.entries(await visibleOf(p, CHROME)).filter(([, v]) => v).map(([k]) => k);
+    assert(shown.length === 0, `visible on the login screen: ${shown.join(', ')}`);
+    await phoneShot(p, 'phone-login');
+    await logIn(p, 'demo');
+    await p.waitForSelector('#me-q', { visible: true, timeout: 8000 });
+    assert(p.url().endsWith('#/c/2/me'), `landed on ${p.url()}`);
+    const head = await p.$eval('#top', (e) => e.getBoundingClientRect().height);
+    assert(head <= 100, `the header is ${head}px high`);
+});
+
+await check('phone: three letters find the teams whose name or bib has them (as the API lists the teams)', async () => {
+    const p = reader.p;
+    const got = await pickTeam(p, 'dis');
+    const want = spots2.filter((x) => fold(x.name).includes('dis')).map((x) => x.id);
+    assert(want.length > 0 && got.length === want.length && want.every((id) => got.includes(id)),
+           `page ${got}, API ${want}`);
+    const byBib = await pickTeam(p, '26');
+    assert(byBib[0] === spots2.find((x) => x.bib === 26).id, `bib 26 finds ${byBib}`);
+    await pickTeam(p, 'dis');
+    await phoneShot(p, 'phone-find');
+});
+
+let card156 = null;
+await check("phone: my team's card shows the place, points, running and next heat with lane the API gives", async () => {
+    const p = reader.p;
+    await p.click('#me-found .pick[data-spot-id="156"]');
+    await p.waitForSelector('#view .me-card[data-spot-id="156"]', { timeout: 8000 });
+    await p.waitForNetworkIdle({ idleTime: 300, concurrency: 1, timeout: 8000 }).catch(() => {});
+    card156 = await expectedCard(2, '156', demoTok);
+    const got = await shownCard(p);
+    assert(card156.next && card156.running.length, `the API gives no next/running heat: ${JSON.stringify(card156)}`);
+    assert(JSON.stringify(got) === JSON.stringify(card156), `page ${JSON.stringify(got)}\n  api  ${JSON.stringify(card156)}`);
+    const wodText = await p.$eval('#view .heat-card.next [data-field=wod]', (e) => e.textContent);
+    const heat = (await apiCall(`competition/2/heat/${card156.next[0]}`, { token: demoTok })).data.heat;
+    const wod = (await apiCall(`competition/2/wod/${heat.wod_id}`, { token: demoTok })).data.wod;
+    const zone = (await apiCall(`competition/2/zone/${heat.zone_id}`, { token: demoTok })).data.zone;
+    const zoneText = await p.$eval('#view .heat-card.next [data-field=zone]', (e) => e.textContent);
+    const heatText = await p.$eval('#view .heat-card.next [data-field=heat]', (e) => e.textContent);
+    assert(wodText === wod.name && zoneText === zone.name && heatText === `Heat ${heat.number}`,
+           `next heat shows ${wodText} / ${zoneText} / ${heatText}`);
+    assert(await p.evaluate(() => JSON.parse(localStorage.getItem('ranking.myteam') || '{}')) !== null, 'not remembered');
+    await phoneShot(p, 'phone-card');
+    await p.screenshot({ path: `${OUT}/shots/phone-card-screen.png` });
+});
+
+await check('phone: a lane PUT (the team moves lane) shows on the reader\'s phone within 2 s, without reload', async () => {
+    const p = reader.p;
+    await p.waitForFunction(() => document.querySelector('#live-state')?.dataset.state === 'live', { timeout: 8000 });
+    await p.evaluate(() => { window.__same = true; });
+    const put = await apiCall(LANE(2, 27, 257, 2024), { method: 'PUT', token: judge, body: { number: 4 } });
+    assert(put.status === 200, `PUT ${put.status}`);
+    const t0 = Date.now();
+    await p.waitForFunction(() => document.querySelector('#view .heat-card.next [data-field=lane]')?.textContent === '4',
+                            { timeout: 2000, polling: 50 });
+    const ms = Date.now() - t0;
+    assert(await p.evaluate(() => window.__same === true), 'the page was reloaded');
+    const want = await expectedCard(2, '156', demoTok);
+    assert(want.next[1] === '4', `the API says lane ${want.next[1]}`);
+    console.log(`  # seen on the phone ${ms} ms after the PUT answer (stream: live)`);
+});
+
+await check('phone 360: no word of a team name is broken across lines (card, leaderboards, heats, search)', async () => {
+    const p = reader.p;
+    const report = [];
+    let words = 0;
+    const measure = async (where) => {
+        const r = await brokenWords(p, '#view .team');
+        words += r.words;
+        report.push(...r.bad.map((b) => `${where}: ${b}`));
+        return r.words;
+    };
+    assert(await measure('my team') >= 6, 'too few words measured on the card');
+    await p.click('#me-change');
+    await pickTeam(reader.p, 'r');               // many results
+    await measure('search');
+    await p.$eval('#me-q', (e) => { e.value = ''; e.dispatchEvent(new Event('input')); });
+    for (const [hash, sel, shotName] of [['#/c/2/leaderboard/overall', '#view table.board', 'phone-leaderboard'],
+                                          ['#/c/4/leaderboard/overall', '#view table.board', null],
+                                          ['#/c/2/heats', '#view table.heat', 'phone-heats'],
+                                          ['#/c/1/heats', '#view table.heat', null]]) {
+        await p.evaluate((h) => { location.hash = h; }, hash);
+        await p.waitForSelector(sel, { timeout: 8000 });
+        await sleep(200);
+        assert(await measure(hash) > 10, `too few words measured at ${hash}`);
+        if (shotName) await phoneShot(p, shotName);
+    }
+    assert(report.length === 0, report.join('\n  '));
+    // leaderboards at 360: place, team and points; the WOD results on demand
+    await p.evaluate(() => { location.hash = '#/c/2/leaderboard/overall'; });
+    await p.waitForSelector('#view table.board');
+    const cols = () => p.$eval('#view table.board thead tr', (tr) => [...tr.children].filter((c) => c.checkVisibility()).map((c) => c.textContent));
+    const before = await cols();
+    assert(JSON.stringify(before) === JSON.stringify(['Place', 'Team', 'Points']), `columns ${before}`);
+    await p.click('#view .wod-toggle');
+    const after = await cols();
+    assert(after.length > 3, `WOD results not shown on demand: ${after}`);
+    await measure('leaderboard with WOD results');
+    await phoneShot(p, 'phone-leaderboard-wods');
+    assert(report.length === 0, report.join('\n  '));
+    console.log(`  # ${words} words measured`);
+    await p.evaluate(() => { location.hash = '#/c/2/me'; });
+    await p.waitForSelector('#view .me-card[data-spot-id="156"]', { timeout: 8000 });
+});
+
+await check('phone: the cut line, from "advancing" on overall entries (API Part 3; injected into the answer here)', async () => {
+    const p = reader.p;
+    const lb = (await apiCall('competition/2/leaderboard?division=Masters', { token: demoTok })).data;
+    const entries = lb.leaderboard.divisions[0].entries;
+    for (const e of entries) e.advancing = e.rank !== null && e.rank <= 1;
+    const onReq = (r) => {
+        const u = new URL(r.url());
+        if (u.pathname.endsWith('/competition/2/leaderboard') && u.searchParams.get('division') === 'Masters') {
+            return r.respond({ status: 200, contentType: 'application/json', body: JSON.stringify(lb) });
+        }
+        return r.continue();
+    };
+    await p.setRequestInterception(true);
+    p.on('request', onReq);
+    try {
+        await p.evaluate(() => { location.hash = '#/c/2/heats'; });
+        await p.waitForSelector('#view[data-view="heats"] table.heat', { timeout: 8000 });
+        await p.evaluate(() => { location.hash = '#/c/2/me'; });
+        await p.waitForSelector('#view .me-card [data-field=advancing]', { timeout: 8000 });
+        const mine = entries.find((e) => e.spot_id === '156');
+        const text = await p.$eval('#view .me-card [data-field=advancing]', (e) => e.textContent);
+        assert(text.startsWith(mine.advancing ? 'Above the cut line' : 'Below the cut line'), `card says "${text}"`);
+        const around = await p.$eval('#view .me-board tr.cut-line', (tr) => [tr.previousElementSibling?.dataset.spotId,
+                                                                              tr.nextElementSibling?.dataset.spotId]);
+        const last = entries.filter((e) => e.advancing).pop();
+        const first = entries.find((e) => !e.advancing);
+        assert(around[0] === last.spot_id && around[1] === first.spot_id, `cut line between ${around}`);
+        assert(await p.$$eval('#view tr.cut-line', (l) => l.length) === 1, 'more than one cut line');
+        await phoneShot(p, 'phone-cut-line');
+    } finally {
+        p.off('request', onReq);
+        await p.setRequestInterception(false);
+    }
+});
+
+await check('spectator on a public mount, no login: first view of competition 4 within 100 KB, only this origin', async () => {
+    const { p, log } = spectator;
+    const cdp = await p.createCDPSession();
+    await cdp.send('Network.enable');
+    const got = new Map();
+    cdp.on('Network.responseReceived', (e) => got.set(e.requestId, { url: e.response.url, bytes: 0 }));
+    cdp.on('Network.dataReceived', (e) => { const r = got.get(e.requestId); if (r) r.bytes += e.encodedDataLength; });
+    cdp.on('Network.loadingFinished', (e) => { const r = got.get(e.requestId); if (r) r.total = e.encodedDataLength; });
+    await p.goto(new URL('pub/board/#/c/4/me', BASE).href);
+    const found = await pickTeam(p, 'ger');
+    const ger = (await apiCall('competition/4/spot/', { token: demoTok })).data.spots.filter((x) => fold(x.name).includes('ger'));
+    assert(found.length === ger.length && found.length > 0, `"ger" finds ${found}, API ${ger.map((x) => x.id)}`);
+    await p.click(`#me-found .pick[data-spot-id="${ger[0].id}"]`);
+    await p.waitForSelector(`#view .me-card[data-spot-id="${ger[0].id}"]`, { timeout: 8000 });
+    await p.waitForNetworkIdle({ idleTime: 500, concurrency: 1, timeout: 10000 });
+    const bytes = [...got.values()].reduce((n, r) => n + (r.total ?? r.bytes), 0);
+    const list = [...got.values()].map((r) => `${new URL(r.url).pathname}${new URL(r.url).search} ${r.total ?? r.bytes}`);
+    console.log(`  # first view: ${got.size} responses, ${bytes} bytes transferred (headers included)`);
+    for (const l of list) console.log(`  #   ${l}`);
+    assert(bytes <= 100 * 1024, `${bytes} bytes`);
+    assert(!log.requests.some((u) => u.includes('/judge.js')), "the judges' page was downloaded");
+    const foreign = log.requests.filter((u) => new URL(u).origin !== ORIGIN);
+    assert(foreign.length === 0, `requests to other origins: ${foreign}`);
+    assert(!(await p.evaluate(() => sessionStorage.getItem('ranking.token'))), 'a token without login');
+    const want = await expectedCard(4, ger[0].id, null, new URL('pub/api/v1/', BASE).href);
+    const shownNow = await shownCard(p);
+    assert(shownNow.place === want.place && shownNow.points === want.points,
+           `page ${JSON.stringify(shownNow)}, API ${JSON.stringify(want)}`);
+    await phoneShot(p, 'phone-public-finished');
+    await cdp.detach();
+});
+
+await check('spectator (public mount, no login): the lane PUT shows within 2 s; the team is remembered across a reload', async () => {
+    const { p } = spectator;
+    await p.goto(new URL('pub/board/#/c/2/me', BASE).href);
+    await pickTeam(p, 'dis');
+    await p.click('#me-found .pick[data-spot-id="156"]');
+    await p.waitForSelector('#view .me-card[data-spot-id="156"]', { timeout: 8000 });
+    await p.reload();
+    await p.waitForSelector('#view .me-card[data-spot-id="156"] .heat-card.next', { timeout: 8000 });
+    assert(!(await p.$eval('#me-q', (e) => e.checkVisibility())), 'the search shows although the team is remembered');
+    const lane = await p.$eval('#view .heat-card.next [data-field=lane]', (e) => e.textContent);
+    assert(lane === '4', `lane ${lane}`);
+    await p.waitForFunction(() => ['live', 'polling'].includes(document.querySelector('#live-state')?.dataset.state),
+                            { timeout: 8000 });
+    await sleep(300);
+    const state = await p.$eval('#live-state', (e) => e.dataset.state);
+    const put = await apiCall(LANE(2, 27, 257, 2024), { method: 'PUT', token: judge, body: { number: 1 } });
+    assert(put.status === 200, `PUT ${put.status}`);
+    const t0 = Date.now();
+    await p.waitForFunction(() => document.querySelector('#view .heat-card.next [data-field=lane]')?.textContent === '1',
+                            { timeout: 2000, polling: 50 });
+    const ms = Date.now() - t0;
+    const want = await expectedCard(2, '156', null, new URL('pub/api/v1/', BASE).href);
+    assert(JSON.stringify(await shownCard(p)) === JSON.stringify(want), `card differs from the API: ${JSON.stringify(want)}`);
+    console.log(`  # seen ${ms} ms after the PUT answer; live state "${state}" (${state === 'live'
+        ? 'anonymous event stream' : 'the anonymous stream is refused (API Part 3 not there): long poll'})`);
+    await phoneShot(p, 'phone-public');
+});
+
+await check('phone: a team named <img src=x onerror=alert(1)> is found and shown as text, runs nothing', async () => {
+    const { p, log } = spectator;
+    const evil = '<img src=x onerror=alert(1)>';
+    await p.click('#me-change');
+    const found = await pickTeam(p, 'onerror');
+    const evilId = spots2.find((x) => x.id === '153').id;
+    assert(found.includes(evilId), `search finds ${found}`);
+    const label = await p.$eval(`#me-found .pick[data-spot-id="${evilId}"] .team`, (e) => e.textContent);
+    assert(label === evil, `result shows "${label}"`);
+    await p.click(`#me-found .pick[data-spot-id="${evilId}"]`);
+    await p.waitForSelector(`#view .me-card[data-spot-id="${evilId}"]`, { timeout: 8000 });
+    assert(await p.$eval('#view .me-name', (e) => e.textContent) === evil, 'name not shown as text');
+    await sleep(500);
+    assert(await p.$$eval('img', (l) => l.length) === 0, 'an img element in the page');
+    assert(log.dialogs.length === 0 && reader.log.dialogs.length === 0, `dialogs: ${log.dialogs}`);
+    assert(!log.requests.some((u) => u.endsWith('/x')), 'the page requested "x"');
+});
+
+await check('phones: no request to another origin, no script error', async () => {
+    for (const { log } of [reader, spectator]) {
+        const foreign = log.requests.filter((u) => new URL(u).origin !== ORIGIN);
+        assert(foreign.length === 0, `requests to other origins: ${foreign.join(', ')}`);
+        assert(log.errors.length === 0, `script errors: ${log.errors.join('; ')}`);
+    }
+});
+await reader.ctx.close();
+await spectator.ctx.close();
 
 await browser.close();
 console.log(`${passed} passed, ${failed} failed`);
