@@ -21,8 +21,8 @@ size_t rk_utf8_chars(const char *s)
 
 /* Parse BODY as exactly one JSON object.  jansson checks UTF-8, refuses "\u0000",
  * trailing data (no JSON_DISABLE_EOF_CHECK) and, with JSON_REJECT_DUPLICATES,
- * duplicate keys; its nesting depth is bounded. */
-static json_t *load_object(const char *body, size_t len, const char **err)
+ * duplicate keys; its nesting depth is bounded.  Shared with rk_resource.c. */
+json_t *rk_body_load_object(const char *body, size_t len, const char **err)
 {
     json_error_t jerr;
     json_t *root;
@@ -63,7 +63,7 @@ int rk_connect_parse(const char *body, size_t len, rk_credentials *out, const ch
     int rv = -1;
 
     memset(out, 0, sizeof(*out));
-    if (!(root = load_object(body, len, err))) {
+    if (!(root = rk_body_load_object(body, len, err))) {
         return -1;
     }
     id = json_object_get(root, "client_id");
@@ -180,7 +180,7 @@ int rk_lane_patch_parse(const char *body, size_t len, rk_lane_patch *out, const 
     const char *problem = NULL;
 
     memset(out, 0, sizeof(*out));
-    if (!(root = load_object(body, len, err))) {
+    if (!(root = rk_body_load_object(body, len, err))) {
         return -1;
     }
     if (json_object_size(root) == 0) {

@@ -54,6 +54,13 @@ typedef struct {
  * Returns 0 on success. */
 int rk_lane_patch_parse(const char *body, size_t len, rk_lane_patch *out, const char **err);
 
+/* The rules common to every body, for the other parsers (rk_resource.c): BODY as
+ * exactly one JSON object (a jansson json_t, to json_decref), or NULL with *ERR set
+ * to "Invalid body: empty", "... duplicate key", "... not valid JSON" (invalid
+ * UTF-8, trailing data, \u0000 included) or "... not a JSON object". */
+struct json_t;
+struct json_t *rk_body_load_object(const char *body, size_t len, const char **err);
+
 /* Number of UTF-8 code points in S (assumed valid UTF-8). */
 size_t rk_utf8_chars(const char *s);
 

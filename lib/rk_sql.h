@@ -90,7 +90,7 @@ void rk_lane_args_pack(const rk_lane_patch *patch, const char *heat, const char 
 
 /* The schema version this code needs (table schema_version; a database without that
  * table is version 1, the first release).  sql/upgrade/ brings an older one up. */
-#define RK_SCHEMA_VERSION 2
+#define RK_SCHEMA_VERSION 3
 
 /* Longest user name (account.name, bytes), as the schema's CHECK says. */
 #define RK_USER_NAME_MAX 64

@@ -183,6 +183,76 @@ void rk_sha256(const void *data, size_t len, unsigned char out[32])
     }
 }
 
+void rk_sha256_init(rk_sha256_ctx *ctx)
+{
+    static const apr_uint32_t h0[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                        0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
+
+    memcpy(ctx->h, h0, sizeof(h0));
+    ctx->total = 0;
+    ctx->n = 0;
+}
+
+void rk_sha256_update(rk_sha256_ctx *ctx, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+
+    ctx->total += len;
+    if (ctx->n) {
+        size_t take = 64 - ctx->n < len ? 64 - ctx->n : len;
+
+        memcpy(ctx->buf + ctx->n, p, take);
+        ctx->n += take;
+        p += take;
+        len -= take;
+        if (ctx->n < 64) {
+            return;
+        }
+        sha256_block(ctx->h, ctx->buf);
+        ctx->n = 0;
+    }
+    for (; len >= 64; len -= 64, p += 64) {
+        sha256_block(ctx->h, p);
+    }
+    if (len) {
+        memcpy(ctx->buf, p, len);
+        ctx->n = len;
+    }
+}
+
+void rk_sha256_final(rk_sha256_ctx *ctx, unsigned char out[32])
+{
+    unsigned char tail[128];
+    size_t tlen = ctx->n < 56 ? 64 : 128;
+    apr_uint64_t bits = ctx->total * 8;
+    int i;
+
+    memset(tail, 0, sizeof(tail));
+    memcpy(tail, ctx->buf, ctx->n);
+    tail[ctx->n] = 0x80;
+    for (i = 0; i < 8; i++) {
+        tail[tlen - 1 - i] = (unsigned char)(bits >> (8 * i));
+    }
+    sha256_block(ctx->h, tail);
+    if (tlen == 128) {
+        sha256_block(ctx->h, tail + 64);
+    }
+    for (i = 0; i < 8; i++) {
+        out[4 * i] = (unsigned char)(ctx->h[i] >> 24);
+        out[4 * i + 1] = (unsigned char)(ctx->h[i] >> 16);
+        out[4 * i + 2] = (unsigned char)(ctx->h[i] >> 8);
+        out[4 * i + 3] = (unsigned char)ctx->h[i];
+    }
+}
+
+void rk_sha256_final_hex(rk_sha256_ctx *ctx, char out[RK_HASH_HEX + 1])
+{
+    unsigned char md[RK_HASH_HEX / 2];
+
+    rk_sha256_final(ctx, md);
+    hex_lower(md, sizeof(md), out);
+}
+
 void rk_sha256_hex(const void *data, size_t len, char out[RK_HASH_HEX + 1])
 {
     unsigned char md[RK_HASH_HEX / 2];

@@ -13,6 +13,19 @@ void rk_sha256(const void *data, size_t len, unsigned char out[32]);
 /* Lower-case hex SHA-256 of DATA, NUL-terminated. */
 void rk_sha256_hex(const void *data, size_t len, char out[RK_HASH_HEX + 1]);
 
+/* SHA-256 of data given in pieces (the same digest as rk_sha256 of their
+ * concatenation): init, update any number of times, then final or final_hex. */
+typedef struct {
+    unsigned int h[8];             /* 32-bit words (apr_uint32_t) */
+    unsigned long long total;      /* bytes so far */
+    unsigned char buf[64];
+    size_t n;                      /* bytes in buf */
+} rk_sha256_ctx;
+void rk_sha256_init(rk_sha256_ctx *ctx);
+void rk_sha256_update(rk_sha256_ctx *ctx, const void *data, size_t len);
+void rk_sha256_final(rk_sha256_ctx *ctx, unsigned char out[32]);
+void rk_sha256_final_hex(rk_sha256_ctx *ctx, char out[RK_HASH_HEX + 1]);
+
 /* SipHash-2-4 (Aumasson and Bernstein) of DATA under the 16-byte KEY, 128-bit output
  * (the reference's siphash() with outlen 16); OUTLEN 8 gives the 64-bit variant. */
 void rk_siphash(const void *data, size_t len, const unsigned char key[16], unsigned char *out,

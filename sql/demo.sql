@@ -7,6 +7,7 @@
 --     user      password   role     enabled
 --     demo      demo       reader   yes
 --     judge     judge      editor   yes
+--     organizer organizer  organizer yes (sets up and changes competitions)
 --     retired   retired    reader   no (disabled: /connect answers 401)
 --
 -- Passwords are bcrypt hashes made with `htpasswd -nbB -C 10 <user> <password>`.
@@ -36,7 +37,7 @@
 --               451..456 (5)
 --   lane        1001..1030 (competition 1), 2001..2034 (competition 2),
 --               3001..3140 (4), 3501..3541 (5)
---   account     1..3
+--   account     1..4
 --
 -- Competition 2 (Lille, 2026-11-20/22, in progress, ranking 'places'; WRITE tests):
 --   wods   16 DT Relay (time, cap 720 s), 17 Snatch Complex (load), 18 Synchro Cindy
@@ -587,10 +588,16 @@ INSERT INTO lane (id, heat_id, number, spot_id, score, tiebreak) VALUES
     (3540, 456, 5, 363, '190', NULL),
     (3541, 456, 6, 364, '187', NULL);
 
+-- Every competition publishes immediately (schema version 3's default): each stored
+-- score is published as it is, and a lane with a score is 'entered' (not validated).
+UPDATE lane SET published_score = score, published_tiebreak = tiebreak,
+    score_status = CASE WHEN score IS NULL THEN NULL ELSE 'entered' END;
+
 -- API users (see the logins at the top of this file).
 INSERT INTO account (name, password_hash, role, enabled, created_at) VALUES
     ('demo', '$2y$10$a4Ji3TM91F2OCdM/I5NRVeFwrRr0eMzuhewzoBCJcwd2CsWuQDBJO', 'reader', 1, 1793491200),
     ('judge', '$2y$10$5BSxcb6cQgLwdQGeM7lSCeUDC7vuqmbZyH64ELnAdIyKZRgQHCigG', 'editor', 1, 1793491200),
-    ('retired', '$2y$10$WuRpYcOjJS6.8xgq7vT1XOaEfjaVlsrhB7L.bH0TviqEqFmfh1xfm', 'reader', 0, 1793491200);
+    ('retired', '$2y$10$WuRpYcOjJS6.8xgq7vT1XOaEfjaVlsrhB7L.bH0TviqEqFmfh1xfm', 'reader', 0, 1793491200),
+    ('organizer', '$2y$10$Ziw38t6LrVrzebXSF/6HyOxFNTXTtZ2Pg1REv2SCCZC9uNlEur2AG', 'organizer', 1, 1793491200);
 
 COMMIT;

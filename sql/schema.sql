@@ -6,7 +6,7 @@
 --  * nesting is enforced by composite foreign keys, so a heat can only point at a
 --    zone and a wod of its own competition.
 --
--- Schema version 2 (table schema_version).  A database made from an older schema.sql
+-- Schema version 3 (table schema_version).  A database made from an older schema.sql
 -- is brought up to date, data kept, by `ranking-admin upgrade` (sql/upgrade/).
 --
 -- Apply once to an empty database:  sqlite3 ranking.db < sql/schema.sql
@@ -23,8 +23,14 @@ CREATE TABLE competition (
     timezone    TEXT,
     status      TEXT    NOT NULL DEFAULT 'upcoming'
                 CHECK (status IN ('upcoming', 'in_progress', 'finished')),
-    -- ranking policy (doc/api.md, "Ranking policy"); last column: added by upgrade 002
-    ranking     TEXT    NOT NULL DEFAULT 'places' CHECK (ranking IN ('places', 'chart100'))
+    -- ranking policy (doc/api.md, "Ranking policy"); added by upgrade 002
+    ranking     TEXT    NOT NULL DEFAULT 'places' CHECK (ranking IN ('places', 'chart100')),
+    -- when a lane's score reaches the published view: 'immediate' (every accepted
+    -- write publishes) or 'validated' (an organizer's validation publishes); and the
+    -- cut line of the current stage, per division (NULL: none).  Added by upgrade 003
+    publication TEXT    NOT NULL DEFAULT 'immediate'
+                CHECK (publication IN ('immediate', 'validated')),
+    advance     INTEGER CHECK (advance IS NULL OR advance > 0)
 );
 CREATE INDEX competition_order ON competition (start_date, id);
 
@@ -85,8 +91,15 @@ CREATE TABLE lane (
     spot_id   INTEGER REFERENCES spot (id),
     score     TEXT,
     -- a time that breaks ties between equal scores; free text here, the API checks
-    -- it; last column: added by upgrade 002
+    -- it; added by upgrade 002
     tiebreak  TEXT,
+    -- added by upgrade 003: NULL (no score), 'entered' (written, not validated) or
+    -- 'validated'; and the score and tiebreak the published view shows (the values
+    -- the lane had when last validated; with publication 'immediate', every accepted
+    -- write copies score and tiebreak here too)
+    score_status       TEXT CHECK (score_status IN ('entered', 'validated')),
+    published_score    TEXT,
+    published_tiebreak TEXT,
     UNIQUE (heat_id, number),
     UNIQUE (heat_id, spot_id)
 );
@@ -97,7 +110,8 @@ CREATE TABLE account (
     id            INTEGER PRIMARY KEY,
     name          TEXT    NOT NULL UNIQUE CHECK (length(name) BETWEEN 1 AND 64),
     password_hash TEXT    NOT NULL,
-    role          TEXT    NOT NULL DEFAULT 'reader' CHECK (role IN ('reader', 'editor')),
+    role          TEXT    NOT NULL DEFAULT 'reader'
+                  CHECK (role IN ('reader', 'editor', 'organizer')),
     enabled       INTEGER NOT NULL DEFAULT 1 CHECK (enabled IN (0, 1)),
     created_at    INTEGER NOT NULL DEFAULT 0
 );
@@ -112,9 +126,42 @@ CREATE TABLE token (
 CREATE INDEX token_by_account ON token (account_id);
 CREATE INDEX token_by_expiry ON token (expires_at);
 
+-- Roles granted on one competition (version 3): there, a user's role is the higher
+-- of account.role and its grant; elsewhere account.role alone.  A grant goes with its
+-- user and with its competition.  ('reader' is no grant: every user reads.)
+CREATE TABLE account_grant (
+    account_id     INTEGER NOT NULL REFERENCES account (id) ON DELETE CASCADE,
+    competition_id INTEGER NOT NULL REFERENCES competition (id) ON DELETE CASCADE,
+    role           TEXT    NOT NULL CHECK (role IN ('editor', 'organizer')),
+    PRIMARY KEY (account_id, competition_id)
+);
+CREATE INDEX account_grant_by_competition ON account_grant (competition_id);
+
+-- Safe retries (version 3): the first final answer to a write that carried an
+-- Idempotency-Key, per user and key, kept 24 hours (rows with created_at older are
+-- expired: never replayed, deleted by the next writes).  body_hash is
+-- rk_idem_fingerprint (lib/rk_idem.h): the SHA-256 of the method, the path and the
+-- body's bytes; method and path are kept too, for the message of a reuse.  status:
+-- every final status below 500 but 429; location and etag: the answer's headers of
+-- those names, if it had them; body: the answer's body (JSON).
+CREATE TABLE idempotency_key (
+    account_id  INTEGER NOT NULL REFERENCES account (id) ON DELETE CASCADE,
+    idem_key    TEXT    NOT NULL CHECK (length(idem_key) BETWEEN 1 AND 255),
+    method      TEXT    NOT NULL,
+    path        TEXT    NOT NULL,
+    body_hash   TEXT    NOT NULL,
+    status      INTEGER NOT NULL CHECK (status BETWEEN 200 AND 499 AND status <> 429),
+    location    TEXT,
+    etag        TEXT,
+    body        TEXT    NOT NULL,
+    created_at  INTEGER NOT NULL,
+    PRIMARY KEY (account_id, idem_key)
+);
+CREATE INDEX idempotency_key_by_created ON idempotency_key (created_at);
+
 -- Change counters, for conditional GET (ETag) and the module's caches: "data" moves on
 -- every change of competition, wod, spot, zone, heat or lane; "auth" on every change
--- or removal of an account and every removal of tokens.  "epoch" is random per
+-- or removal of an account, every removal of tokens and every change of a grant.  "epoch" is random per
 -- database, so that a recreated or restored database never repeats old ETags.
 CREATE TABLE revision (
     id    INTEGER PRIMARY KEY CHECK (id = 1),
@@ -144,23 +191,39 @@ CREATE TRIGGER lane_delete_rev AFTER DELETE ON lane BEGIN UPDATE revision SET da
 CREATE TRIGGER account_update_rev AFTER UPDATE ON account BEGIN UPDATE revision SET auth = auth + 1; END;
 CREATE TRIGGER account_delete_rev AFTER DELETE ON account BEGIN UPDATE revision SET auth = auth + 1; END;
 CREATE TRIGGER token_delete_rev AFTER DELETE ON token BEGIN UPDATE revision SET auth = auth + 1; END;
+CREATE TRIGGER account_grant_insert_rev AFTER INSERT ON account_grant BEGIN UPDATE revision SET auth = auth + 1; END;
+CREATE TRIGGER account_grant_update_rev AFTER UPDATE ON account_grant BEGIN UPDATE revision SET auth = auth + 1; END;
+CREATE TRIGGER account_grant_delete_rev AFTER DELETE ON account_grant BEGIN UPDATE revision SET auth = auth + 1; END;
 
--- The lanes' change log: one row per accepted lane PUT or DELETE, written in the same
--- transaction as the change, with the lane as the API showed it before and after
--- (JSON text; after is NULL for a delete).  The API never changes or removes a row
--- (retention: `ranking-admin history prune`).  No foreign keys: it outlives the lanes
--- it tells about.  Its ids number the events of the live stream: never reused.
+-- The competitions' change log: one row per accepted change, written in the same
+-- transaction as the change, with the resource as the API showed it before and after
+-- (JSON text in lane_before / lane_after, whatever the resource: the names are
+-- version 2's; before is NULL for a create, after NULL for a delete).  The API never
+-- changes or removes a row (retention: `ranking-admin history prune`).  No foreign
+-- keys: it outlives what it tells about.  Its ids number the events of the live
+-- stream (event: lane and event: change alike, one sequence): never reused.
+--  * resource 'lane' (versions 2 and 3): the lane's history: heat_id and lane_id
+--    say which lane (zone_id its heat's zone, if any), resource_id is NULL; action
+--    'create' (POST), 'update' (PUT), 'delete' or 'validate';
+--  * another resource (version 3): resource_id is its id, lane_id is NULL (zone_id
+--    and heat_id may tell where a heat is); action 'create', 'update' or 'delete'.
 CREATE TABLE lane_history (
     id             INTEGER PRIMARY KEY AUTOINCREMENT,
     competition_id INTEGER NOT NULL,
     zone_id        INTEGER,
-    heat_id        INTEGER NOT NULL,
-    lane_id        INTEGER NOT NULL,
+    heat_id        INTEGER,
+    lane_id        INTEGER,
     changed_at     TEXT    NOT NULL,
     user_name      TEXT    NOT NULL,
-    action         TEXT    NOT NULL CHECK (action IN ('update', 'delete')),
+    action         TEXT    NOT NULL CHECK (action IN ('create', 'update', 'delete', 'validate')),
     lane_before    TEXT,
-    lane_after     TEXT
+    lane_after     TEXT,
+    resource       TEXT    NOT NULL DEFAULT 'lane'
+                   CHECK (resource IN ('competition', 'wod', 'spot', 'zone', 'heat', 'lane')),
+    resource_id    INTEGER,
+    CONSTRAINT lane_history_subject CHECK (CASE WHEN resource = 'lane'
+        THEN heat_id IS NOT NULL AND lane_id IS NOT NULL AND resource_id IS NULL
+        ELSE resource_id IS NOT NULL AND lane_id IS NULL AND action <> 'validate' END)
 );
 CREATE INDEX lane_history_by_lane ON lane_history (heat_id, lane_id, id);
 CREATE INDEX lane_history_by_competition ON lane_history (competition_id, id);
@@ -173,4 +236,4 @@ CREATE TABLE schema_version (
     version INTEGER NOT NULL CHECK (version > 0)
 );
 CREATE UNIQUE INDEX schema_version_one_row ON schema_version ((0));
-INSERT INTO schema_version (version) VALUES (2);
+INSERT INTO schema_version (version) VALUES (3);
