@@ -25,7 +25,7 @@ SRC=$ROOT/lib
 
 SECONDS_PER_TARGET=${1:-20}
 OUTDIR=${2:-}
-read -r -a TARGETS <<<"${FUZZ_TARGETS:-router bearer connect lane score csv headers}"
+read -r -a TARGETS <<<"${FUZZ_TARGETS:-router bearer connect lane score csv headers seed}"
 JOBS=${FUZZ_JOBS:-0}
 
 die() { printf 'run-fuzzers: error: %s\n' "$*" >&2; exit 2; }
@@ -48,6 +48,9 @@ sources_for() {
         # the parsers of headers and query strings (rk_cond.c hashes with rk_token.c,
         # rk_gzip.c needs zlib: -lz below)
         headers) echo "$SRC/rk_query.c $SRC/rk_gzip.c $SRC/rk_cond.c $SRC/rk_token.c $SRC/rk_live.c $SRC/rk_cors.c $SRC/rk_router.c $SRC/rk_json.c" ;;
+        # the generate-heats body and planner (rk_seed.c writes with rk_json.c, checks
+        # ids with rk_router.c)
+        seed)    echo "$SRC/rk_seed.c $SRC/rk_json.c $SRC/rk_router.c" ;;
         *) die "unknown target $1" ;;
     esac
 }
