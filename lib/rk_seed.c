@@ -260,10 +260,7 @@ static const char *p_divisions(const json_t *v, rk_seed_request *o, apr_pool_t *
         return bad;
     }
     names = apr_palloc(p, n * sizeof(*names));
-    sorted = malloc(n * sizeof(*sorted));
-    if (!sorted) {
-        return "Invalid body: too many divisions";
-    }
+    sorted = apr_palloc(p, n * sizeof(*sorted));
     for (i = 0; i < n; i++) {
         const json_t *e = json_array_get(v, i);
 
@@ -275,7 +272,6 @@ static const char *p_divisions(const json_t *v, rk_seed_request *o, apr_pool_t *
             names[i] = apr_pstrmemdup(p, json_string_value(e), json_string_length(e));
         }
         else {
-            free(sorted);
             return bad;
         }
         sorted[i] = names[i];
@@ -283,11 +279,9 @@ static const char *p_divisions(const json_t *v, rk_seed_request *o, apr_pool_t *
     qsort(sorted, n, sizeof(*sorted), div_ptr_cmp);
     for (i = 1; i < n; i++) {
         if (div_cmp(sorted[i - 1], sorted[i]) == 0) {
-            free(sorted);
             return "Invalid body: divisions names a division twice";
         }
     }
-    free(sorted);
     o->all_divisions = 0;
     o->divisions = names;
     o->ndivisions = n;
@@ -732,13 +726,9 @@ int rk_seed_plan_make(const rk_seed_request *req, long long lane_count,
 
     /* every spot at most once over the whole plan */
     if (total > 1) {
-        const rk_seed_spot **all = malloc(total * sizeof(*all));
+        const rk_seed_spot **all = apr_palloc(pool, total * sizeof(*all));
         size_t k = 0;
 
-        if (!all) {
-            *err = "seed: out of memory";
-            return RK_SEED_INTERNAL;
-        }
         for (b = 0; b < nblocks; b++) {
             memcpy(all + k, selected[b], nsel[b] * sizeof(*all));
             k += nsel[b];
@@ -749,7 +739,6 @@ int rk_seed_plan_make(const rk_seed_request *req, long long lane_count,
                 break;
             }
         }
-        free(all);
         if (k < total) {
             *err = "seed: a spot is listed twice in the leaderboard";
             return RK_SEED_INTERNAL;

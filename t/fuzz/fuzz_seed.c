@@ -47,7 +47,6 @@ static const char *const messages[] = {
     ("Invalid body: divisions is null or a non-empty array of division names (null for "
      "spots without division)"),
     "Invalid body: divisions names a division twice",
-    "Invalid body: too many divisions",
     "Invalid body: top is an integer of at least 1, or null",
     "Invalid body: start_time is UTC, e.g. 2026-11-21T09:30:00Z, or null",
     "Invalid body: interval is seconds, 0 to 86400",
