@@ -25,7 +25,7 @@ SRC=$ROOT/lib
 
 SECONDS_PER_TARGET=${1:-20}
 OUTDIR=${2:-}
-read -r -a TARGETS <<<"${FUZZ_TARGETS:-router bearer connect lane score csv headers resource}"
+read -r -a TARGETS <<<"${FUZZ_TARGETS:-router bearer connect lane score csv headers resource seed}"
 JOBS=${FUZZ_JOBS:-0}
 
 die() { printf 'run-fuzzers: error: %s\n' "$*" >&2; exit 2; }
@@ -51,6 +51,9 @@ sources_for() {
         # part 3's bodies (rk_resource.c reads them with rk_body.c's rules) and the
         # Idempotency-Key helpers (rk_idem.c hashes with rk_token.c)
         resource) echo "$SRC/rk_resource.c $SRC/rk_idem.c $SRC/rk_body.c $SRC/rk_router.c $SRC/rk_json.c $SRC/rk_score.c $SRC/rk_token.c" ;;
+        # the generate-heats body and planner (rk_seed.c writes with rk_json.c, checks
+        # ids with rk_router.c)
+        seed)    echo "$SRC/rk_seed.c $SRC/rk_json.c $SRC/rk_router.c" ;;
         *) die "unknown target $1" ;;
     esac
 }
