@@ -25,7 +25,7 @@ SRC=$ROOT/lib
 
 SECONDS_PER_TARGET=${1:-20}
 OUTDIR=${2:-}
-read -r -a TARGETS <<<"${FUZZ_TARGETS:-router bearer connect lane score csv headers}"
+read -r -a TARGETS <<<"${FUZZ_TARGETS:-router bearer connect lane score csv headers json}"
 JOBS=${FUZZ_JOBS:-0}
 
 die() { printf 'run-fuzzers: error: %s\n' "$*" >&2; exit 2; }
@@ -48,6 +48,8 @@ sources_for() {
         # the parsers of headers and query strings (rk_cond.c hashes with rk_token.c,
         # rk_gzip.c needs zlib: -lz below)
         headers) echo "$SRC/rk_query.c $SRC/rk_gzip.c $SRC/rk_cond.c $SRC/rk_token.c $SRC/rk_live.c $SRC/rk_cors.c $SRC/rk_router.c $SRC/rk_json.c" ;;
+        # the JSON writer of every answer (rk_jw_str, rk_jw_text), against jansson
+        json)    echo "$SRC/rk_json.c" ;;
         *) die "unknown target $1" ;;
     esac
 }
