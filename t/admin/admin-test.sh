@@ -5,8 +5,10 @@
 # from sql/schema.sql: every command, every exit status (0, 1, 2, 3), the database
 # state after each command (read back with sqlite3), the pruning of the lanes' change
 # log (and its refusal on a version 1 database), the stored bcrypt hashes
-# (checked with htpasswd -v), password input (stdin, and a terminal when python3 is
-# there to drive one), and that no password or hash ever reaches stdout or stderr.
+# (checked with htpasswd -v), password input (stdin, and a terminal driven by python3),
+# and that no password or hash ever reaches stdout or stderr.  Every tool it needs
+# (sqlite3, htpasswd, python3) must be there: a missing one fails the suite (Bail out!),
+# no check is skipped.
 # Prints TAP, then a last line "N passed, M failed"; exits non-zero on any failure.
 set -euo pipefail
 
@@ -18,7 +20,7 @@ SCHEMA_V1=$HERE/../upgrade/schema-v1.sql     # the first release's, no lane_hist
 [ -x "$ADMIN" ] || { echo "Bail out! $ADMIN is not an executable"; exit 1; }
 [ -f "$SCHEMA" ] || { echo "Bail out! no $SCHEMA"; exit 1; }
 [ -f "$SCHEMA_V1" ] || { echo "Bail out! no $SCHEMA_V1"; exit 1; }
-for tool in sqlite3 htpasswd; do
+for tool in sqlite3 htpasswd python3; do
     command -v "$tool" >/dev/null || { echo "Bail out! $tool not found"; exit 1; }
 done
 ADMIN=$(cd "$(dirname "$ADMIN")" && pwd)/$(basename "$ADMIN")
@@ -676,10 +678,9 @@ admin_db "$T/nolog.db" '' list
 expect 0 "... list still works there"
 
 # ------------------------------------------------------------------ a terminal
-if command -v python3 >/dev/null; then
-    # drive_terminal.py ARGS...: run ranking-admin on a pseudo-terminal; each time a prompt
-    # appears, type the next line of $TTY_INPUT; print the whole terminal output.
-    cat >"$T/drive_terminal.py" <<'EOF'
+# drive_terminal.py ARGS...: run ranking-admin on a pseudo-terminal; each time a prompt
+# appears, type the next line of $TTY_INPUT; print the whole terminal output.
+cat >"$T/drive_terminal.py" <<'EOF'
 import os, pty, select, sys
 lines = os.environ["TTY_INPUT"].split("\n")
 pid, fd = pty.fork()
@@ -708,39 +709,36 @@ _, st = os.waitpid(pid, 0)
 sys.stdout.write(out.decode(errors="replace"))
 sys.exit(os.waitstatus_to_exitcode(st))
 EOF
-    tty_admin() {
-        local input=$1; shift
-        set +e
-        TTY_INPUT=$input python3 "$T/drive_terminal.py" "$ADMIN" --params "$DB" --cost 4 "$@" \
-            >"$T/out" 2>"$T/err"
-        RC=$?
-        set -e
-        cat "$T/out" "$T/err" >>"$T/all"
-    }
-    pw 'Tty-Pw-Same'
-    tty_admin $'Tty-Pw-Same\nTty-Pw-Same' add ttyuser
-    expect 0 "terminal: add with the password typed twice"
-    like "$T/out" 'New password for ttyuser: ' "... prompts for it"
-    like "$T/out" 'Retype the new password: ' "... and again"
-    unlike "$T/out" 'Tty-Pw-Same' "... without echo"
-    ok "... the password verifies" verifies ttyuser 'Tty-Pw-Same'
-    pw 'Tty-Pw-One'; pw 'Tty-Pw-Two'
-    tty_admin $'Tty-Pw-One\nTty-Pw-Two' add ttyuser2
-    expect 1 "terminal: two different passwords refused"
-    like "$T/out" 'differ' "... says they differ"
-    is "$(field ttyuser2 name)" "" "... no account"
-    tty_admin $'\n' add ttyuser3
-    expect 1 "terminal: empty password refused"
-    pw 'Tty-Pw-New'
-    add_token tty-live-1 ttyuser $(($(now) + 3600))
-    tty_admin $'Tty-Pw-New\nTty-Pw-New' passwd ttyuser
-    expect 0 "terminal: passwd"
-    ok "... the new password verifies" verifies ttyuser 'Tty-Pw-New'
-    is "$(tokens ttyuser)" 0 "... tokens revoked"
-    unlike "$T/out" 'Tty-Pw-New' "... without echo"
-else
-    for _ in $(seq 13); do n=$((n + 1)); passed=$((passed + 1)); echo "ok $n # skip no python3 to drive a terminal"; done
-fi
+tty_admin() {
+    local input=$1; shift
+    set +e
+    TTY_INPUT=$input python3 "$T/drive_terminal.py" "$ADMIN" --params "$DB" --cost 4 "$@" \
+        >"$T/out" 2>"$T/err"
+    RC=$?
+    set -e
+    cat "$T/out" "$T/err" >>"$T/all"
+}
+pw 'Tty-Pw-Same'
+tty_admin $'Tty-Pw-Same\nTty-Pw-Same' add ttyuser
+expect 0 "terminal: add with the password typed twice"
+like "$T/out" 'New password for ttyuser: ' "... prompts for it"
+like "$T/out" 'Retype the new password: ' "... and again"
+unlike "$T/out" 'Tty-Pw-Same' "... without echo"
+ok "... the password verifies" verifies ttyuser 'Tty-Pw-Same'
+pw 'Tty-Pw-One'; pw 'Tty-Pw-Two'
+tty_admin $'Tty-Pw-One\nTty-Pw-Two' add ttyuser2
+expect 1 "terminal: two different passwords refused"
+like "$T/out" 'differ' "... says they differ"
+is "$(field ttyuser2 name)" "" "... no account"
+tty_admin $'\n' add ttyuser3
+expect 1 "terminal: empty password refused"
+pw 'Tty-Pw-New'
+add_token tty-live-1 ttyuser $(($(now) + 3600))
+tty_admin $'Tty-Pw-New\nTty-Pw-New' passwd ttyuser
+expect 0 "terminal: passwd"
+ok "... the new password verifies" verifies ttyuser 'Tty-Pw-New'
+is "$(tokens ttyuser)" 0 "... tokens revoked"
+unlike "$T/out" 'Tty-Pw-New' "... without echo"
 
 # ------------------------------------------------------------------ no secret in the output
 leaked=0

@@ -25,7 +25,7 @@ SRC=$ROOT/lib
 
 SECONDS_PER_TARGET=${1:-20}
 OUTDIR=${2:-}
-read -r -a TARGETS <<<"${FUZZ_TARGETS:-router bearer connect lane score csv headers resource seed}"
+read -r -a TARGETS <<<"${FUZZ_TARGETS:-router bearer connect lane score csv headers resource seed json}"
 JOBS=${FUZZ_JOBS:-0}
 
 die() { printf 'run-fuzzers: error: %s\n' "$*" >&2; exit 2; }
@@ -54,6 +54,8 @@ sources_for() {
         # the generate-heats body and planner (rk_seed.c writes with rk_json.c, checks
         # ids with rk_router.c)
         seed)    echo "$SRC/rk_seed.c $SRC/rk_json.c $SRC/rk_router.c" ;;
+        # the JSON writer of every answer (rk_jw_str, rk_jw_text), against jansson
+        json)    echo "$SRC/rk_json.c" ;;
         *) die "unknown target $1" ;;
     esac
 }

@@ -135,13 +135,40 @@ sub error_log {
     return eval { <> } // '';
 }
 
-# A minimal test counter: ok(), then done() prints "N passed, M failed".
+# A minimal test counter: ok(), like(), unlike(), then done() prints "N passed, M failed".
+# ok takes exactly two arguments, the condition and the name: it has no prototype (the
+# scripts alias it at run time), so ok($text =~ /re/, 'name') would evaluate the match
+# in list context, where a failed match is an empty list, and the name would become
+# the condition. Anything but two arguments dies; write like($text, qr/re/, 'name'),
+# or force scalar context yourself.
 my ($pass, $fail) = (0, 0);
 sub ok {
+    die 'RkServer::ok takes exactly (condition, name), got ' . scalar(@_) . " argument(s)"
+        . (@_ ? ": (@{[ map { $_ // 'undef' } @_ ]})" : '') . "\n" unless @_ == 2;
     my ($cond, $name) = @_;
     if ($cond) { $pass++; print "ok - $name\n"; }
     else       { $fail++; print "not ok - $name\n"; }
     return $cond;
+}
+# like(TEXT, QR, NAME): TEXT matches QR (its first 20 lines shown when it does not)
+sub like {
+    die "RkServer::like takes exactly (text, qr//, name)\n" unless @_ == 3 && ref $_[1] eq 'Regexp';
+    my ($text, $re, $name) = @_;
+    $text //= '';
+    my $ok = ok(scalar($text =~ $re), $name);
+    unless ($ok) {
+        print "#   no $re in:\n";
+        print map { "#   $_\n" } grep { defined } (split /\n/, $text)[0 .. 19];
+    }
+    return $ok;
+}
+# unlike(TEXT, QR, NAME): TEXT does not match QR
+sub unlike {
+    die "RkServer::unlike takes exactly (text, qr//, name)\n" unless @_ == 3 && ref $_[1] eq 'Regexp';
+    my ($text, $re, $name) = @_;
+    my $ok = ok(scalar(($text // '') !~ $re), $name);
+    print "#   $re found in: ", substr($text, 0, 2000), "\n" unless $ok;
+    return $ok;
 }
 sub done { print "$pass passed, $fail failed\n"; return $fail ? 1 : 0; }
 

@@ -25,6 +25,7 @@ use RkServer;
 use SseClient;
 
 *ok = \&RkServer::ok;
+*like = \&RkServer::like;
 
 my $build = abs_path(shift // 'build') or die "usage: $0 BUILD_DIR\n";
 my $root  = abs_path(dirname(__FILE__) . '/../..');
@@ -193,7 +194,7 @@ ok(!grep({ ($score{$lanes[$_]} // '') ne sprintf('%d.%02d', $_ + 1, $rounds) } 0
 # ---- live updates across servers -------------------------------------------------
 {
     my $st = SseClient::open("127.0.0.1:$b->{port}", '/api/competition/2/events', $judge);
-    ok($st->{head} =~ m{^HTTP/1\.1 200}, 'an event stream open on server B');
+    like($st->{head}, qr{^HTTP/1\.1 200}, 'an event stream open on server B');
     my ($etag) = map { $_->header('ETag') }
         (LWP::UserAgent->new->get($b->url('/competition/2/leaderboard'), Authorization => "Bearer $judge"));
     my $pid = fork // die "fork: $!";

@@ -5,8 +5,9 @@
 # sql/upgrade/).  A version 1 (2) database is an older release's schema and demo
 # data, kept here as exact copies: schema-v1.sql, schema-v1-pg.sql, demo-v1.sql
 # (schema-v2.sql, schema-v2-pg.sql, demo-v2.sql).  Checks, on SQLite and
-# (unless --no-pg, or when no PostgreSQL server is installed) on a throwaway
-# PostgreSQL server (t/pg/pg-server.sh):
+# (unless --no-pg) on a throwaway PostgreSQL server (t/pg/pg-server.sh; without its
+# tools, or not as root, the suite fails: only an explicit --no-pg skips that part,
+# and its checks are then shown and counted as skipped, never as passed):
 #   - the upgrade from version 1 reaches version 3 and says so; every row of every
 #     table keeps the values of its old columns (revision.data moves on, on purpose);
 #   - the new columns hold their defaults; the upgraded schema is the one
@@ -25,7 +26,8 @@
 #   - `ranking-admin init`: a new database with exactly the schema of sql/schema.sql
 #     (schema-pg.sql), no user, no data; an existing one refused (exit 2) and left
 #     as it was; as root, the SQLite file given to its directory's owner.
-# Prints TAP, then a last line "N passed, M failed"; exits non-zero on any failure.
+# Prints TAP, then a last line "N passed, M failed" (", K skipped" after it with
+# --no-pg); exits non-zero on any failure.
 set -euo pipefail
 
 ADMIN=${1:?usage: $0 PATH-TO-RANKING-ADMIN [--no-pg]}
@@ -55,10 +57,10 @@ trap cleanup EXIT
 unset RANKING_DBD_DRIVER RANKING_DBD_PARAMS
 
 # ------------------------------------------------------------------ TAP helpers
-n=0 passed=0 failed=0
+n=0 passed=0 failed=0 skipped=0
 pass() { n=$((n + 1)); passed=$((passed + 1)); echo "ok $n - $1"; }
 fail() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-skip() { n=$((n + 1)); passed=$((passed + 1)); echo "ok $n # skip $1"; }
+skip() { n=$((n + 1)); skipped=$((skipped + 1)); echo "ok $n # skip $1"; }
 diag() { sed 's/^/#   /' <<<"$*"; }
 ok() {
     local desc=$1; shift
@@ -533,9 +535,18 @@ if [ "$(id -u)" = 0 ]; then
 fi
 
 # ================================================================== PostgreSQL
+# The checks of this part: with --no-pg, that many are shown as skipped (and a run
+# of the part checks that it still has that many).
+PG_CHECKS=47
 PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
-if [ "$PG" = yes ] && [ -n "$PGBIN" ] && [ -x "$PGBIN/initdb" ] && [ "$(id -u)" = 0 ] \
-    && command -v psql >/dev/null && command -v pg_dump >/dev/null; then
+if [ "$PG" = yes ]; then
+    { [ -n "$PGBIN" ] && [ -x "$PGBIN/initdb" ]; } \
+        || { echo "Bail out! no PostgreSQL server (initdb) installed (or run with --no-pg)"; exit 1; }
+    [ "$(id -u)" = 0 ] || { echo "Bail out! the PostgreSQL part needs root (or run with --no-pg)"; exit 1; }
+    for tool in psql pg_dump; do
+        command -v "$tool" >/dev/null || { echo "Bail out! $tool not found (or run with --no-pg)"; exit 1; }
+    done
+    n_before_pg=$n
     PGPORT=$(perl -MIO::Socket::INET -e 'print IO::Socket::INET->new(Listen => 1, LocalAddr => "127.0.0.1", LocalPort => 0)->sockport')
     "$ROOT/t/pg/pg-server.sh" start "$PGDIR" "$PGPORT" >"$T/pg.conninfo" \
         || { echo "Bail out! cannot start PostgreSQL"; exit 1; }
@@ -691,8 +702,12 @@ if [ "$PG" = yes ] && [ -n "$PGBIN" ] && [ -x "$PGBIN/initdb" ] && [ "$(id -u)" 
     same "$T/pg-init-before" "$T/pg-init-after" "pgsql init: ... and nothing changed (pg_dump)"
     admin --driver pgsql --params "$(conninfo ranking_v1)" init
     expect 2 "pgsql init: a version 1 database is refused too"
+    [ "$((n - n_before_pg))" -eq "$PG_CHECKS" ] || {
+        echo "Bail out! the PostgreSQL part ran $((n - n_before_pg)) checks, PG_CHECKS says $PG_CHECKS: correct it"
+        exit 1
+    }
 else
-    for _ in $(seq 47); do skip "no PostgreSQL server to start (or --no-pg)"; done
+    for _ in $(seq "$PG_CHECKS"); do skip "PostgreSQL part not run (--no-pg)"; done
 fi
 
 # ================================================================== from version 2 (PostgreSQL)
@@ -784,5 +799,6 @@ else
 fi
 
 echo "1..$n"
-echo "$passed passed, $failed failed"
+if [ "$skipped" -gt 0 ]; then echo "$passed passed, $failed failed, $skipped skipped"
+else echo "$passed passed, $failed failed"; fi
 [ "$failed" -eq 0 ]
