@@ -263,6 +263,32 @@ if [ "$PG" = yes ] && [ -n "$PGBIN" ] && [ -x "$PGBIN/initdb" ] && [ "$(id -u)" 
     sqlite3 "$LB" "UPDATE lane SET score = '07:03' WHERE score = '08:59'"
     "$ADMIN" --params "$LB" export-results 1 >"$T/lb.csv"
     ok "... the same as SQLite's" cmp -s "$T/out" "$T/lb.csv"
+
+    # ---- PostgreSQL: the organizer role and grants (issues 27 and 34)
+    pauth() { pq empty -c "SELECT auth FROM revision"; }
+    printf 'Pg-Org-Pw\n' >"$T/in"
+    P "$PGE" --cost 4 add porg --role organizer
+    expect 0 "PostgreSQL: add --role organizer"
+    is "$(pq empty -c "SELECT role FROM account WHERE name = 'porg'")" organizer "... stored"
+    a0=$(pauth)
+    P "$PGE" grant porg editor --competition 1
+    expect 0 "PostgreSQL: grant"
+    ok "... revision.auth moved (insert)" test "$(pauth)" -gt "$a0"
+    a0=$(pauth)
+    P "$PGE" grant porg organizer --competition 1
+    expect 0 "PostgreSQL: a second grant replaces the first"
+    is "$(pq empty -c "SELECT COUNT(*) || ' ' || MAX(role) FROM account_grant")" "1 organizer" "... one grant"
+    ok "... revision.auth moved (update)" test "$(pauth)" -gt "$a0"
+    P "$PGE" list
+    like "$T/out" "1:organizer" "PostgreSQL: list shows the grant"
+    a0=$(pauth)
+    P "$PGE" revoke-grant porg --competition 1
+    expect 0 "PostgreSQL: revoke-grant"
+    ok "... revision.auth moved (delete)" test "$(pauth)" -gt "$a0"
+    P "$PGE" revoke-grant porg --competition 1
+    expect 2 "PostgreSQL: revoke-grant when there is none"
+    P "$PGE" grant porg editor --competition 42
+    expect 2 "PostgreSQL: a grant on a competition that does not exist"
 else
     echo "# PostgreSQL part not run (needs root, the server and no --no-pg)"
     [ "$PG" = no ] || { echo "Bail out! PostgreSQL server not available"; exit 1; }
