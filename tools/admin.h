@@ -14,7 +14,7 @@
  *
  * The pure parts, without a database: admin_values.c (single values), admin_doc.c
  * (the competition document), admin_check.c and admin_shape.c (the checks of an
- * import), admin_spots.c (team lists), admin_csv.c (CSV), admin_sql.c (the
+ * import), admin_sql.c (the
  * statements of users and tokens). */
 #ifndef ADMIN_H
 #define ADMIN_H

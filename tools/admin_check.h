@@ -1,5 +1,5 @@
 /* admin_check.h: what the checks of a competition document (admin_check.c, the
- * shape of its rows in admin_shape.c) and of a team list (admin_spots.c) share:
+ * shape of its rows in admin_shape.c) share:
  * how they record their errors, and the reading of a row.  Pure C + jansson + APR,
  * no httpd header. */
 #ifndef ADMIN_CHECK_H

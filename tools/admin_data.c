@@ -2,7 +2,7 @@
  * stdout), import (such a document, checked, then written in one transaction),
  * import-spots (teams from CSV).  The document, its checks and the statements of
  * its tables are admin_doc.c's and admin_check.c's (pure), the team lists
- * admin_spots.c's.  Statements are prepared here, once each, under labels
+ * lib/rk_spots_csv.c's (shared with the module).  Statements are prepared here, once each, under labels
  * "ranking_admin_data_N"; export-results (admin_results.c) reads through them too. */
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +15,7 @@
 
 #include "admin.h"
 #include "admin_doc.h"
+#include "rk_spots_csv.h"
 
 /* Clear the bib of a spot (1 argument, its id), so that spots can swap bibs. */
 #define CLEAR_BIB "UPDATE spot SET bib = NULL WHERE id = %lld"
@@ -134,6 +135,12 @@ static int read_input(apr_pool_t *p, const char *path, char **buf, size_t *len)
     size_t cap = 65536, n = 0, got;
     char *b;
 
+    if (!f && (errno == EACCES || errno == EPERM)) {
+        admin_err("cannot open '%s': %s: the command runs as a user that cannot read it "
+                  "(as the server's user, for example); give the file on standard input "
+                  "instead: '-' as the file, and '< %s'", path, strerror(errno), path);
+        return EXIT_USAGE;
+    }
     if (!f) {
         admin_err("cannot open '%s': %s", path, strerror(errno));
         return EXIT_USAGE;
@@ -374,14 +381,66 @@ int cmd_import(db_t *db, const opts_t *o)
     return 0;
 }
 
+/* The competition's spots (BASE's rows of table spot) as rk_spots_csv knows them. */
+static rk_spot_known *known_spots(apr_pool_t *p, const admin_doc *base)
+{
+    const apr_array_header_t *rows = base->rows[AD_SPOT];
+    rk_spot_known *k = apr_pcalloc(p, ((size_t)rows->nelts + 1) * sizeof(*k));
+    int i;
+
+    for (i = 0; i < rows->nelts; i++) {
+        const char **s = ADMIN_DOC_ROW(base, AD_SPOT, i);
+
+        k[i].id = s[0];
+        k[i].name = s[2];
+        k[i].bib = s[AD_SPOT_BIB];
+    }
+    return k;
+}
+
+/* Write the plan of import-spots into competition CID: the bibs that change
+ * cleared first (so that spots can swap bibs), then each line.  0 or an exit
+ * status. */
+static int write_spots(db_t *db, const char *cid, const rk_spots_plan *plan)
+{
+    int rc = 0, i;
+
+    for (i = 0; rc == 0 && i < plan->lines->nelts; i++) {
+        const rk_spot_line *l = &APR_ARRAY_IDX(plan->lines, i, rk_spot_line);
+
+        if (l->bib_changes) {
+            rc = data_run(db, CLEAR_BIB, 1, (const char *[]){ l->id });
+        }
+    }
+    for (i = 0; rc == 0 && i < plan->lines->nelts; i++) {
+        const rk_spot_line *l = &APR_ARRAY_IDX(plan->lines, i, rk_spot_line);
+
+        if (l->id) {
+            rc = data_run(db, "UPDATE spot SET name = %s, division = %s, affiliate = %s,"
+                          " bib = %lld WHERE id = %lld", 5,
+                          (const char *[]){ l->name, l->division, l->affiliate, l->bib,
+                                            l->id });
+        }
+        else {
+            /* a new id: one more than the greatest, under the import's lock */
+            rc = data_run(db, "INSERT INTO spot (id, competition_id, name, division,"
+                          " affiliate, bib) SELECT COALESCE(MAX(id), 0) + 1, %lld, %s, %s,"
+                          " %s, %lld FROM spot", 5,
+                          (const char *[]){ cid, l->name, l->division, l->affiliate,
+                                            l->bib });
+        }
+    }
+    return rc;
+}
+
 int cmd_import_spots(db_t *db, const opts_t *o)
 {
     apr_array_header_t *errors = apr_array_make(db->pool, 8, sizeof(const char *));
-    apr_array_header_t *rows = NULL;
+    const rk_spots_plan *plan = NULL;
     admin_doc *base = NULL;
     char *buf;
     size_t len;
-    int rc, i, added = 0, updated = 0;
+    int rc;
 
     if ((rc = read_input(db->pool, o->arg[1], &buf, &len)) != 0) {
         return rc;
@@ -397,40 +456,15 @@ int cmd_import_spots(db_t *db, const opts_t *o)
         }
     }
     if (rc == 0) {
-        rows = admin_spots_csv(db->pool, buf, len, o->arg_id, base, errors);
-        if (!rows) {
-            rc = print_errors(o->arg[1], errors);
-        }
-    }
-    for (i = 0; rc == 0 && i < rows->nelts; i++) {
-        admin_spot_in *in = &APR_ARRAY_IDX(rows, i, admin_spot_in);
-
-        if (in->bib_changes) {
-            rc = data_run(db, CLEAR_BIB, 1, in->row);
-        }
-    }
-    for (i = 0; rc == 0 && i < rows->nelts; i++) {
-        admin_spot_in *in = &APR_ARRAY_IDX(rows, i, admin_spot_in);
-
-        if (in->exists) {
-            rc = data_run(db, "UPDATE spot SET name = %s, division = %s, affiliate = %s,"
-                          " bib = %lld WHERE id = %lld", 5,
-                          (const char *[]){ in->row[2], in->row[3], in->row[4], in->row[5],
-                                            in->row[0] });
-            updated++;
-        }
-        else {
-            /* a new id: one more than the greatest, under the import's lock */
-            rc = data_run(db, "INSERT INTO spot (id, competition_id, name, division,"
-                          " affiliate, bib) SELECT COALESCE(MAX(id), 0) + 1, %lld, %s, %s,"
-                          " %s, %lld FROM spot", 5, in->row + 1);
-            added++;
-        }
+        plan = rk_spots_csv_plan(db->pool, buf, len, known_spots(db->pool, base),
+                                 (size_t)base->rows[AD_SPOT]->nelts, errors);
+        rc = plan ? write_spots(db, o->arg_id, plan) : print_errors(o->arg[1], errors);
     }
     rc = db_end(db, rc);
     if (rc == 0) {
-        printf("competition %s: %d %s added, %d updated\n", o->arg_id, added,
-               plural(added, "spot", "spots"), updated);
+        printf("competition %s: %d %s added, %d updated%s\n", o->arg_id, plan->added,
+               plural(plan->added, "spot", "spots"), plan->updated,
+               plan->separator == ';' ? " (read with ';' as separator)" : "");
     }
     return rc;
 }

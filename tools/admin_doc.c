@@ -1,6 +1,6 @@
 /* admin_doc.c: the competition document (its tables and columns, its JSON form) and
  * the statements built from its tables; see admin_doc.h.  The checks of an import
- * are admin_check.c's, the team lists admin_spots.c's. */
+ * are admin_check.c's. */
 #include <stdio.h>
 #include <string.h>
 

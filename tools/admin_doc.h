@@ -1,8 +1,7 @@
 /* admin_doc.h: the competition document of `ranking-admin export` and `import`, and
  * every check of an import that needs no database.  Pure C + jansson + APR pools, no
  * httpd header: the document and its statements are admin_doc.c's, the checks of an
- * import admin_check.c's (the shape of a row admin_shape.c's), the team lists
- * admin_spots.c's; the command (admin_data.c) reads and writes the rows.
+ * import admin_check.c's (the shape of a row admin_shape.c's); the command (admin_data.c) reads and writes the rows.
  *
  * The document (keys in this order, every key always present, no other key):
  *   {"version":1,
@@ -140,28 +139,6 @@ admin_import *admin_doc_check(apr_pool_t *p, json_t *json, const admin_doc *base
 /* The competition id of the document JSON as text ("competition"."id" when it is an
  * id string), or NULL. */
 const char *admin_doc_competition_id(json_t *json);
-
-/* ------------------------------------------------------------------ team lists */
-
-/* A row of `import-spots`: a spot of the competition (the columns of table spot)
- * from line LINE of the CSV; EXISTS when it updates the spot of that id. */
-typedef struct {
-    size_t line;
-    const char **row;
-    int exists;
-    int bib_changes;        /* an existing spot whose bib changes */
-} admin_spot_in;
-
-/* Read the CSV team list of BUF (LEN bytes) for competition CID whose spots are
- * BASE (rows of table spot): a header row naming the columns (name, division,
- * affiliate, bib; case and surrounding spaces ignored; name required, the others
- * optional, any order), then one team a record.  Blank records are skipped.  Each
- * team updates the competition's spot with its bib, else the one spot with its name,
- * else is new (its id 0: the command numbers it).  Every error is appended to ERRORS
- * ("line N: ...").  Returns an array of admin_spot_in, or NULL after errors. */
-apr_array_header_t *admin_spots_csv(apr_pool_t *p, const char *buf, size_t len,
-                                    const char *cid, const admin_doc *base,
-                                    apr_array_header_t *errors);
 
 /* ------------------------------------------------------------------ statements */
 

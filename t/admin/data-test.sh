@@ -184,7 +184,7 @@ printf 'name,bib\nA,201\nB,x\nC,201\n' >"$CSV"
 S "$DEMO" import-spots 1 "$CSV"
 expect 1 "bad rows"
 like "$T/err" "line 3: bib 'x' is not a whole number" "... line 3"
-like "$T/err" "line 4: bib 201 is also on line 2" "... line 4"
+like "$T/err" "line 4: bib 201 is used twice" "... line 4"
 is "$(state "$DEMO")" "$before" "... nothing changed"
 printf 'name\nX\n' >"$T/in"
 S "$DEMO" import-spots 999 -

@@ -1,7 +1,7 @@
 /* check_doc.c: Check unit tests of ranking-admin's competition document and import
  * checks (tools/admin_doc.c): the shape, references inside the document and to the
  * database's rows, uniqueness, typed scores, --replace, the plan of the writes, the
- * export form, the CSV team list, and the statements built from the tables. */
+ * export form, and the statements built from the tables. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,91 +308,6 @@ START_TEST(merge_lane_conflicts_with_database_rows)
 }
 END_TEST
 
-/* ---- team lists */
-
-static apr_array_header_t *spots_csv(const char *csv, const admin_doc *base)
-{
-    errors = apr_array_make(pool, 4, sizeof(const char *));
-    return admin_spots_csv(pool, csv, strlen(csv), "1", base ? base : admin_doc_make(pool), errors);
-}
-
-static void csv_refused(const char *csv, const admin_doc *base, const char *want)
-{
-    apr_array_header_t *rows = spots_csv(csv, base);
-    int i, found = 0;
-    const char *all = "";
-
-    ck_assert_ptr_null(rows);
-    for (i = 0; i < errors->nelts; i++) {
-        found |= strcmp(APR_ARRAY_IDX(errors, i, const char *), want) == 0;
-        all = apr_pstrcat(pool, all, "\n  ", APR_ARRAY_IDX(errors, i, const char *), NULL);
-    }
-    ck_assert_msg(found, "no error '%s' in:%s", want, all);
-}
-
-START_TEST(team_list_rows)
-{
-    apr_array_header_t *rows;
-    admin_spot_in *in;
-
-    rows = spots_csv("\xEF\xBB\xBF" "Bib, Name ,division,affiliate\r\n"
-                     "007,\"Team \"\"A\"\"\",RX,\r\n,,,\r\n,B,,Box\r\n", NULL);
-    ck_assert_ptr_nonnull(rows);
-    ck_assert_int_eq(rows->nelts, 2);
-    in = &APR_ARRAY_IDX(rows, 0, admin_spot_in);
-    ck_assert_uint_eq(in->line, 2);
-    ck_assert_str_eq(in->row[2], "Team \"A\"");
-    ck_assert_str_eq(in->row[3], "RX");
-    ck_assert_ptr_null(in->row[4]);
-    ck_assert_str_eq(in->row[5], "7");
-    ck_assert_ptr_null(in->row[0]);
-    ck_assert_int_eq(in->exists, 0);
-    in = &APR_ARRAY_IDX(rows, 1, admin_spot_in);
-    ck_assert_uint_eq(in->line, 4);
-    ck_assert_ptr_null(in->row[5]);
-    ck_assert_str_eq(in->row[4], "Box");
-}
-END_TEST
-
-START_TEST(team_list_matches_the_database)
-{
-    apr_array_header_t *rows;
-    admin_doc *base = db_rows();
-    const char *s2[] = { "10", "1", "Twin", NULL, NULL, NULL };
-    const char *s3[] = { "11", "1", "Twin", NULL, NULL, NULL };
-
-    /* by bib */
-    rows = spots_csv("name,bib\nRenamed,9\n", base);
-    ck_assert_ptr_nonnull(rows);
-    ck_assert_str_eq(APR_ARRAY_IDX(rows, 0, admin_spot_in).row[0], "8");
-    ck_assert_int_eq(APR_ARRAY_IDX(rows, 0, admin_spot_in).bib_changes, 0);
-    /* by name, taking a bib */
-    rows = spots_csv("name,bib\nOld team,12\n", base);
-    ck_assert_ptr_nonnull(rows);
-    ck_assert_str_eq(APR_ARRAY_IDX(rows, 0, admin_spot_in).row[0], "8");
-    ck_assert_int_eq(APR_ARRAY_IDX(rows, 0, admin_spot_in).bib_changes, 1);
-    admin_doc_add(pool, base, AD_SPOT, s2);
-    admin_doc_add(pool, base, AD_SPOT, s3);
-    csv_refused("name\nTwin\n", base, "line 2: 2 spots of competition 1 are named 'Twin': give the bib");
-    csv_refused("name,bib\nOld team,\nX,9\n", base, "line 3: the team of line 2 is already spot 8");
-}
-END_TEST
-
-START_TEST(team_list_errors_with_lines)
-{
-    csv_refused("", NULL, "line 1: no header row (name, division, affiliate, bib)");
-    csv_refused("team,bib\n", NULL, "line 1: unknown column 'team' in the header (name, division, affiliate, bib)");
-    csv_refused("bib\n1\n", NULL, "line 1: the header has no column 'name' (the columns: name, division, affiliate, bib)");
-    csv_refused("name,name\n", NULL, "line 1: column 'name' twice in the header");
-    csv_refused("name,bib\nA,1\nB\n", NULL, "line 3: 1 fields, the header has 2");
-    csv_refused("name,bib\nA,1\nB,x\n", NULL, "line 3: bib 'x' is not a whole number from 1 to 9223372036854775807");
-    csv_refused("name,bib\nA,1\nB,0\n", NULL, "line 3: bib '0' is not a whole number from 1 to 9223372036854775807");
-    csv_refused("name,bib\nA,1\nB,01\n", NULL, "line 3: bib 1 is also on line 2");
-    csv_refused("name,bib\n,1\n", NULL, "line 2: the team has no name");
-    csv_refused("name\n\"A\nB\n", NULL, "line 2: a quoted field is never closed");
-}
-END_TEST
-
 START_TEST(statements_from_the_tables)
 {
     ck_assert_str_eq(admin_sql_update(pool, AD_ZONE),
@@ -422,9 +337,6 @@ static Suite *doc_suite(void)
     tcase_add_test(tc, scores_by_the_wods_scoring);
     tcase_add_test(tc, merge_with_the_database);
     tcase_add_test(tc, merge_lane_conflicts_with_database_rows);
-    tcase_add_test(tc, team_list_rows);
-    tcase_add_test(tc, team_list_matches_the_database);
-    tcase_add_test(tc, team_list_errors_with_lines);
     tcase_add_test(tc, statements_from_the_tables);
     suite_add_tcase(s, tc);
     return s;
