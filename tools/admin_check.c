@@ -128,6 +128,9 @@ static int read_tables(import_check *c, json_t *json)
 
         c->ids[t] = apr_hash_make(c->k.p);
         c->doc_ids[t] = apr_hash_make(c->k.p);
+        if (!list && t != AD_COMPETITION) {
+            continue;   /* a list left out is empty */
+        }
         if (!list) {
             admin_fail(&c->k, def->key, "missing");
             ok = 0;

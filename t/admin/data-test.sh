@@ -215,6 +215,52 @@ like "$T/err" "too old for 'import'" "... says why"
 S "$T/missing.db" export 1
 expect 3 "a database that does not exist"
 
+# ------------------------------------------------------------------ messages an organizer can act on (issue 27)
+MSG=$T/msg.db
+newdb "$MSG"
+sqlite3 "$MSG" <"$ROOT/sql/demo.sql"
+printf '\xEF\xBB\xBFName;Division;Bib\r\n"Nord; Sud";RX;501\r\nÉquipe, Lyon;Scaled;\r\n' >"$CSV"
+S "$MSG" import-spots 3 "$CSV"
+expect 0 "import-spots of a CSV with ';' (a European spreadsheet)"
+like "$T/out" "competition 3: 2 spots added, 0 updated (read with ';' as separator)" "... read, and says how"
+is "$(sqlite3 "$MSG" "SELECT name || '|' || division || '|' || COALESCE(bib, '-') FROM spot WHERE competition_id = 3 ORDER BY id")" \
+   "$(printf 'Nord; Sud|RX|501\nÉquipe, Lyon|Scaled|-')" "... every cell in its column"
+printf 'name,bib\nA,1\n' >"$CSV"
+printf '\xff\xfe' >"$T/latin.csv"; printf 'name\n\xc9quipe\n' >>"$T/latin.csv"
+S "$MSG" import-spots 3 "$T/latin.csv"
+expect 1 "a CSV that is not UTF-8"
+like "$T/err" "not UTF-8 text (save the file as CSV in UTF-8)" "... says how to save it"
+edit "$T/e1.json" "$T/cap.json" "d['wods'][1]['time_cap'] = '12:00'; d['heats'][0]['start_time'] = '2026-11-21 09:30'"
+S "$MSG" import "$T/cap.json"
+expect 1 "a time cap as a time, a start time without its zone"
+like "$T/err" "wods[1].time_cap: must be an integer of seconds (e.g. 720 for a cap of 12:00) or null, not a string" "... time_cap is seconds, with an example"
+like "$T/err" "heats[0].start_time: must be a time in UTC, YYYY-MM-DDTHH:MM:SSZ (e.g. 2026-11-21T08:30:00Z" "... start_time is UTC, with an example"
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); c=d['competition']; c.update(id='42', name='Spring Open'); print(json.dumps({'version': 1, 'competition': c}))" "$T/e1.json" >"$T/bare.json"
+S "$MSG" import "$T/bare.json"
+expect 0 "a document without its empty lists"
+like "$T/out" "imported competition 42: 0 wods, 0 spots, 0 zones, 0 heats, 0 lanes" "... imported"
+is "$(sqlite3 "$MSG" "SELECT name FROM competition WHERE id = 42")" "Spring Open" "... the competition is there"
+if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null; then
+    mkdir "$T/nobody"
+    cp "$MSG" "$T/nobody/n.db"
+    chown -R nobody "$T/nobody"
+    cp "$T/e1.json" "$T/private.json"
+    chmod 0600 "$T/private.json"
+    set +e
+    runuser -u nobody -- "$ADMIN" --params "$T/nobody/n.db" import "$T/private.json" >"$T/out" 2>"$T/err"
+    RC=$?
+    set -e
+    expect 1 "a file the command's user cannot read"
+    like "$T/err" "give the file on standard input instead: '-' as the file, and '< $T/private.json'" "... says to use '-' and standard input"
+    set +e
+    runuser -u nobody -- "$ADMIN" --params "$T/nobody/n.db" import - <"$T/private.json" >"$T/out" 2>"$T/err"
+    RC=$?
+    set -e
+    expect 0 "... which works"
+else
+    echo "# not run: a file the command's user cannot read (needs root to be another user)"
+fi
+
 # ------------------------------------------------------------------ PostgreSQL
 PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
 if [ "$PG" = yes ] && [ -n "$PGBIN" ] && [ -x "$PGBIN/initdb" ] && [ "$(id -u)" = 0 ]; then
