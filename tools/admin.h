@@ -3,7 +3,8 @@
  * commands, by file.
  *
  *   ranking-admin.c    main, the arguments, the command table
- *   admin_db.c         the messages, the connection, transactions, schema version
+ *   admin_db.c         the messages, the connection, transactions, schema version,
+ *                      input files
  *   admin_password.c   a new password from standard input, hashed
  *   admin_users.c      add, passwd, role, disable, enable, delete, list, revoke, purge
  *   admin_grants.c     grant, revoke-grant (roles per competition), list's grants
@@ -117,6 +118,11 @@ int db_schema_version(db_t *db, int *version);
  * say that the schema is too old for COMMAND (WHAT: the table, for the message) and
  * to run upgrade.  0 or an exit status. */
 int db_prepare_since(db_t *db, rk_admin_query_id q, const char *command, const char *what);
+
+/* Read the file PATH ("-": standard input) into *BUF, *LEN (NUL-terminated, in P);
+ * a file the command's user may not read: say to give it on standard input.  0 or
+ * an exit status. */
+int admin_read_input(struct apr_pool_t *p, const char *path, char **buf, size_t *len);
 
 /* ------------------------------------------------------------------ admin_password.c */
 

@@ -128,56 +128,6 @@ int no_competition(const char *cid)
     return EXIT_USER;
 }
 
-/* Read the file PATH ("-": standard input) into *BUF, *LEN.  0 or an exit status. */
-static int read_input(apr_pool_t *p, const char *path, char **buf, size_t *len)
-{
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    size_t cap = 65536, n = 0, got;
-    char *b;
-
-    if (!f && (errno == EACCES || errno == EPERM)) {
-        admin_err("cannot open '%s': %s: the command runs as a user that cannot read it "
-                  "(as the server's user, for example); give the file on standard input "
-                  "instead: '-' as the file, and '< %s'", path, strerror(errno), path);
-        return EXIT_USAGE;
-    }
-    if (!f) {
-        admin_err("cannot open '%s': %s", path, strerror(errno));
-        return EXIT_USAGE;
-    }
-    b = malloc(cap + 1);
-    while (b && (got = fread(b + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            char *nb = realloc(b, cap * 2 + 1);
-
-            if (!nb) {
-                free(b);
-                b = NULL;
-                break;
-            }
-            b = nb;
-            cap *= 2;
-        }
-    }
-    if (!b || ferror(f)) {
-        admin_err("cannot read '%s': %s", path, b ? strerror(errno) : "out of memory");
-        free(b);
-        if (f != stdin) {
-            fclose(f);
-        }
-        return EXIT_DB;
-    }
-    if (f != stdin) {
-        fclose(f);
-    }
-    b[n] = '\0';
-    *buf = apr_pmemdup(p, b, n + 1);
-    *len = n;
-    free(b);
-    return 0;
-}
-
 static int print_errors(const char *what, apr_array_header_t *errors)
 {
     int i;
@@ -216,6 +166,10 @@ int cmd_export(db_t *db, const opts_t *o)
         return rc;
     }
     json = admin_doc_to_json(d);
+    if (json && admin_origin_add(db->pool, json, d) != 0) {
+        json_decref(json);
+        json = NULL;
+    }
     if (!json) {
         admin_err("%s: competition %s holds a value that is not what its column should be",
                   db->what, o->arg_id);
@@ -309,6 +263,31 @@ static int import_write(db_t *db, admin_import *im)
     return rc;
 }
 
+/* The rows that the import IM of JSON would overwrite although they changed since
+ * the export (admin_origin_conflicts): refused unless --force.  0 or an exit
+ * status. */
+static int origin_check(db_t *db, const opts_t *o, json_t *json, const admin_import *im,
+                        const admin_doc *base)
+{
+    apr_array_header_t *changed = apr_array_make(db->pool, 8, sizeof(const char *));
+    int n = admin_origin_conflicts(db->pool, json, im, base, changed), i;
+
+    if (n < 0) {
+        return print_errors("document", changed);
+    }
+    for (i = 0; i < n; i++) {
+        admin_err("%s%s", o->force ? "overwriting (--force): " : "",
+                  APR_ARRAY_IDX(changed, i, const char *));
+    }
+    if (n > 0 && !o->force) {
+        admin_err("document refused: %d %s changed in the database since the export, "
+                  "nothing was changed; export again and redo the edits, or give --force "
+                  "to overwrite %s", n, plural(n, "row", "rows"), plural(n, "it", "them"));
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
 int cmd_import(db_t *db, const opts_t *o)
 {
     apr_array_header_t *errors = apr_array_make(db->pool, 8, sizeof(const char *));
@@ -322,7 +301,7 @@ int cmd_import(db_t *db, const opts_t *o)
     size_t len;
     int rc, t, counts[AD_NTABLES];
 
-    if ((rc = read_input(db->pool, o->arg[0], &buf, &len)) != 0) {
+    if ((rc = admin_read_input(db->pool, o->arg[0], &buf, &len)) != 0) {
         return rc;
     }
     json = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
@@ -351,6 +330,9 @@ int cmd_import(db_t *db, const opts_t *o)
     }
     else if (rc == 0 && !im) {
         rc = print_errors("document", errors);
+    }
+    if (rc == 0) {
+        rc = origin_check(db, o, json, im, base);
     }
     if (rc == 0) {
         rc = import_write(db, im);
@@ -442,7 +424,7 @@ int cmd_import_spots(db_t *db, const opts_t *o)
     size_t len;
     int rc;
 
-    if ((rc = read_input(db->pool, o->arg[1], &buf, &len)) != 0) {
+    if ((rc = admin_read_input(db->pool, o->arg[1], &buf, &len)) != 0) {
         return rc;
     }
     rc = need_version_2(db, "import-spots");
