@@ -318,6 +318,90 @@ START_TEST(merge_lane_conflicts_with_database_rows)
 }
 END_TEST
 
+/* ---- stored scores under new rules, and the origin of an export */
+
+/* The rows of the GOOD document, as the database would hold them. */
+static admin_doc *good_rows(void)
+{
+    admin_import *im = check(GOOD, NULL, 0);
+
+    ck_assert_ptr_nonnull(im);
+    return im->doc;
+}
+
+START_TEST(stored_scores_under_new_rules)
+{
+    admin_doc *base = good_rows();
+    const char *no_lanes = replace_in(GOOD, "," LANES, "");
+
+    foreign_owner = NULL;
+    /* a lower cap: 7:45 no longer fits 300 s (CAP+3 does) */
+    refused(replace_in(no_lanes, "\"time_cap\":600", "\"time_cap\":300"), base, 0,
+            "wods[0]: 1 stored score of its heats' lanes would no longer fit its scoring and "
+            "time_cap (seconds) (lane 51: \"7:45\"): change that score too, or keep the "
+            "scoring and time_cap");
+    /* with the lanes in the document, unchanged: the same one message */
+    refused(replace_in(GOOD, "\"time_cap\":600", "\"time_cap\":300"), base, 0,
+            "wods[0]: 1 stored score of its heats' lanes would no longer fit its scoring and "
+            "time_cap (seconds) (lane 51: \"7:45\"): change that score too, or keep the "
+            "scoring and time_cap");
+    ck_assert_int_eq(errors->nelts, 1);
+    /* reps: both refused */
+    refused(replace_in(no_lanes, "\"scoring\":\"time\",\"time_cap\":600",
+                       "\"scoring\":\"reps\",\"time_cap\":null"), base, 0,
+            "wods[0]: 2 stored scores of its heats' lanes would no longer fit its scoring and "
+            "time_cap (seconds) (lane 51: \"7:45\"): change those scores too, or keep the "
+            "scoring and time_cap");
+    /* a heat moved to a WOD whose rules its scores do not fit */
+    refused(replace_in(no_lanes, "\"wod_id\":\"11\"", "\"wod_id\":\"12\""), base, 0,
+            "heats[0].wod_id: 2 stored scores of lanes would no longer fit the scoring and "
+            "time_cap of the WOD (lane 51: \"7:45\"): change those scores too, or keep the WOD");
+    /* a higher cap, or a new score that fits: accepted */
+    ck_assert_ptr_nonnull(check(replace_in(no_lanes, "\"time_cap\":600", "\"time_cap\":900"),
+                                base, 0));
+    ck_assert_ptr_nonnull(check(replace_in(replace_in(GOOD, "\"time_cap\":600", "\"time_cap\":300"),
+                                           "\"score\":\"7:45\"", "\"score\":\"4:59\""), base, 0));
+}
+END_TEST
+
+START_TEST(origin_conflicts)
+{
+    admin_doc *base = good_rows(), *now;
+    json_t *doc = admin_doc_to_json(base);
+    apr_array_header_t *out = apr_array_make(pool, 4, sizeof(const char *));
+    admin_import *im;
+    const char **lane;
+    char *text;
+
+    foreign_owner = NULL;
+    ck_assert_int_eq(admin_origin_add(pool, doc, base), 0);
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(json_object_get(
+        json_object_get(doc, "origin"), "tags"), "lanes"), "52")),
+        admin_row_tag(pool, AD_LANE, ADMIN_DOC_ROW(base, AD_LANE, 1)));
+    text = json_dumps(doc, 0);
+    /* unchanged database: no conflict */
+    im = check(text, base, 0);
+    ck_assert_ptr_nonnull(im);
+    ck_assert_int_eq(admin_origin_conflicts(pool, json_loads(text, 0, NULL), im, base, out), 0);
+    /* a judge changed lane 52 since: the import would overwrite it */
+    now = good_rows();
+    lane = ADMIN_DOC_ROW(now, AD_LANE, 1);
+    lane[AD_LANE_SCORE] = "CAP+1";
+    im = check(text, now, 0);
+    ck_assert_ptr_nonnull(im);
+    ck_assert_int_eq(admin_origin_conflicts(pool, json_loads(text, 0, NULL), im, now, out), 1);
+    ck_assert_str_eq(APR_ARRAY_IDX(out, 0, const char *),
+                     "lanes[1]: lane 52 changed in the database since the export: score "
+                     "\"CAP+1\" in the database, \"CAP+3\" in the document");
+    /* a bad origin is an error */
+    apr_array_clear(out);
+    ck_assert_int_eq(admin_origin_conflicts(pool, json_loads(replace_in(text, "\"tags\": {",
+                     "\"tags\": 1, \"x\": {"), 0, NULL), im, now, out), -1);
+    free(text);
+    json_decref(doc);
+}
+END_TEST
+
 START_TEST(statements_from_the_tables)
 {
     ck_assert_str_eq(admin_sql_update(pool, AD_ZONE),
@@ -347,6 +431,8 @@ static Suite *doc_suite(void)
     tcase_add_test(tc, scores_by_the_wods_scoring);
     tcase_add_test(tc, merge_with_the_database);
     tcase_add_test(tc, merge_lane_conflicts_with_database_rows);
+    tcase_add_test(tc, stored_scores_under_new_rules);
+    tcase_add_test(tc, origin_conflicts);
     tcase_add_test(tc, statements_from_the_tables);
     suite_add_tcase(s, tc);
     return s;
