@@ -3,16 +3,19 @@
  * commands, by file.
  *
  *   ranking-admin.c    main, the arguments, the command table
- *   admin_db.c         the messages, the connection, transactions, schema version
+ *   admin_db.c         the messages, the connection, transactions, schema version,
+ *                      input files
  *   admin_password.c   a new password from standard input, hashed
  *   admin_users.c      add, passwd, role, disable, enable, delete, list, revoke, purge
+ *   admin_grants.c     grant, revoke-grant (roles per competition), list's grants
+ *   admin_help.c       the usage and --help texts
  *   admin_schema.c     init, upgrade, history prune
  *   admin_data.c       export, import, import-spots (the rows of a competition)
  *   admin_results.c    export-results (the overall leaderboard as CSV)
  *
  * The pure parts, without a database: admin_values.c (single values), admin_doc.c
  * (the competition document), admin_check.c and admin_shape.c (the checks of an
- * import), admin_spots.c (team lists), admin_csv.c (CSV), admin_sql.c (the
+ * import), admin_sql.c (the
  * statements of users and tokens). */
 #ifndef ADMIN_H
 #define ADMIN_H
@@ -34,6 +37,7 @@ enum {
 
 struct apr_pool_t;
 struct apr_array_header_t;
+struct apr_hash_t;
 struct apr_dbd_driver_t;
 struct apr_dbd_t;
 struct apr_dbd_prepared_t;
@@ -115,6 +119,11 @@ int db_schema_version(db_t *db, int *version);
  * to run upgrade.  0 or an exit status. */
 int db_prepare_since(db_t *db, rk_admin_query_id q, const char *command, const char *what);
 
+/* Read the file PATH ("-": standard input) into *BUF, *LEN (NUL-terminated, in P);
+ * a file the command's user may not read: say to give it on standard input.  0 or
+ * an exit status. */
+int admin_read_input(struct apr_pool_t *p, const char *path, char **buf, size_t *len);
+
 /* ------------------------------------------------------------------ admin_password.c */
 
 #define HASH_BUF 128
@@ -136,7 +145,7 @@ typedef struct {
     int cost;
     const char *role;           /* add --role */
     const char *before;         /* history prune --before, as given */
-    const char *competition;    /* history prune --competition, as given */
+    const char *competition;    /* history prune, grant, revoke-grant --competition */
     char before_ts[21];         /* --before as 'YYYY-MM-DDTHH:MM:SSZ' */
     char competition_id[21];    /* --competition as a decimal without leading zeros */
     const struct admin_command *cmd;
@@ -144,6 +153,7 @@ typedef struct {
     int nargs;
     char arg_id[21];            /* CMD_COMPETITION: the first operand, an id */
     int replace;                /* import --replace */
+    int force;                  /* import --force */
 } opts_t;
 
 /* Each command: 0 or an exit status. */
@@ -152,6 +162,8 @@ typedef int admin_run_fn(db_t *db, const opts_t *o);
 /* admin_users.c */
 admin_run_fn cmd_add, cmd_passwd, cmd_role, cmd_disable, cmd_enable, cmd_delete,
              cmd_list, cmd_revoke, cmd_purge;
+/* admin_grants.c */
+admin_run_fn cmd_grant, cmd_revoke_grant;
 /* admin_schema.c */
 admin_run_fn cmd_init, cmd_upgrade, cmd_history_prune;
 /* admin_data.c, admin_results.c */
@@ -160,6 +172,21 @@ admin_run_fn cmd_export, cmd_import, cmd_import_spots, cmd_export_results;
 /* Before a command other than upgrade: a note on stderr when the schema is not the
  * one this command knows (admin_schema.c). */
 void schema_note(db_t *db);
+
+/* ------------------------------------------------------------------ admin_grants.c */
+
+/* The grants of every user into *OUT (in DB's pool): user name -> "C:ROLE,C:ROLE"
+ * (competitions in order); empty on a database older than schema version 3.  0 or
+ * an exit status. */
+int grants_by_user(db_t *db, struct apr_hash_t **out);
+
+/* Refuse the role ROLE "organizer" on a database older than schema version 3 (its
+ * CHECK would refuse it) for COMMAND, saying to upgrade.  0 or an exit status. */
+int need_organizer_schema(db_t *db, const char *role, const char *command);
+
+/* ------------------------------------------------------------------ admin_help.c */
+
+extern const char admin_usage_text[], admin_help_text[];
 
 /* ------------------------------------------------------------------ admin_data.c */
 

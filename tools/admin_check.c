@@ -1,7 +1,8 @@
 /* admin_check.c: the checks of an import, every one that needs no database: the
  * shape of the document, then its rows merged with the competition's in the
- * database, their references, uniqueness and scores; see admin_doc_check in
- * admin_doc.h.  The shape of a row is admin_shape.c's. */
+ * database, their references and uniqueness; see admin_doc_check in admin_doc.h.
+ * The shape of a row is admin_shape.c's, the lanes and their scores
+ * admin_scores.c's. */
 #include <stdint.h>
 #include <string.h>
 
@@ -11,16 +12,9 @@
 #include "admin_check.h"
 #include "admin_doc.h"
 #include "admin_values.h"
-#include "rk_score.h"
-
-/* A row of the merged competition (the database's, or the document's over it). */
-typedef struct {
-    const char **row;
-    int doc;            /* its index in the document's list, or -1: a database row */
-} merged;
 
 /* Where a merged row is named in messages. */
-static const char *where(apr_pool_t *p, admin_table t, const merged *m)
+const char *admin_where(apr_pool_t *p, admin_table t, const merged *m)
 {
     if (m->doc >= 0) {
         return apr_psprintf(p, "%s[%d]", admin_tables[t].key, m->doc);
@@ -28,7 +22,7 @@ static const char *where(apr_pool_t *p, admin_table t, const merged *m)
     return apr_psprintf(p, "%s %s in the database", admin_tables[t].name, m->row[0]);
 }
 
-static merged *new_merged(apr_pool_t *p, const char **row, int doc)
+merged *admin_new_merged(apr_pool_t *p, const char **row, int doc)
 {
     merged *m = apr_palloc(p, sizeof(*m));
 
@@ -39,19 +33,8 @@ static merged *new_merged(apr_pool_t *p, const char **row, int doc)
 
 /* ------------------------------------------------------------------ the document */
 
-/* The state of one import's checks. */
-typedef struct {
-    admin_checker k;
-    admin_import *im;
-    admin_doc *doc;                     /* the document's rows */
-    const admin_doc *base;              /* the database's rows of the competition */
-    apr_hash_t *ids[AD_NTABLES];        /* id -> merged: the competition's rows */
-    apr_hash_t *doc_ids[AD_NTABLES];    /* id -> index + 1 (as a pointer), doc rows */
-    const char *cid;                    /* the document's competition id */
-} import_check;
-
 /* The competition's row of table T with id ID, or NULL. */
-static const merged *find(const import_check *c, admin_table t, const char *id)
+const merged *admin_find(const import_check *c, admin_table t, const char *id)
 {
     return apr_hash_get(c->ids[t], id, APR_HASH_KEY_STRING);
 }
@@ -66,7 +49,7 @@ static void check_top(import_check *c, json_t *json)
     json_object_foreach(json, key, v) {
         for (t = 0; t < AD_NTABLES && strcmp(admin_tables[t].key, key) != 0; t++)
             ;
-        if (t == AD_NTABLES && strcmp(key, "version") != 0) {
+        if (t == AD_NTABLES && strcmp(key, "version") != 0 && strcmp(key, "origin") != 0) {
             admin_fail(&c->k, key, "unknown key of the document");
         }
     }
@@ -128,6 +111,9 @@ static int read_tables(import_check *c, json_t *json)
 
         c->ids[t] = apr_hash_make(c->k.p);
         c->doc_ids[t] = apr_hash_make(c->k.p);
+        if (!list && t != AD_COMPETITION) {
+            continue;   /* a list left out is empty */
+        }
         if (!list) {
             admin_fail(&c->k, def->key, "missing");
             ok = 0;
@@ -162,9 +148,11 @@ static void merge(import_check *c, int replace)
     for (t = 0; t < AD_NTABLES; t++) {
         im->exists[t] = apr_pcalloc(p, (size_t)c->doc->rows[t]->nelts + 1);
         im->remove[t] = apr_array_make(p, 4, sizeof(const char *));
+        c->base_ids[t] = apr_hash_make(p);
         for (i = 0; i < c->base->rows[t]->nelts; i++) {
             const char **row = ADMIN_DOC_ROW(c->base, t, i);
 
+            apr_hash_set(c->base_ids[t], row[0], APR_HASH_KEY_STRING, row);
             if (apr_hash_get(c->doc_ids[t], row[0], APR_HASH_KEY_STRING)) {
                 continue;
             }
@@ -172,7 +160,7 @@ static void merge(import_check *c, int replace)
                 APR_ARRAY_PUSH(im->remove[t], const char *) = row[0];
                 continue;
             }
-            apr_hash_set(c->ids[t], row[0], APR_HASH_KEY_STRING, new_merged(p, row, -1));
+            apr_hash_set(c->ids[t], row[0], APR_HASH_KEY_STRING, admin_new_merged(p, row, -1));
         }
         for (i = 0; i < c->doc->rows[t]->nelts; i++) {
             const char **row = ADMIN_DOC_ROW(c->doc, t, i);
@@ -183,7 +171,7 @@ static void merge(import_check *c, int replace)
                     break;
                 }
             }
-            apr_hash_set(c->ids[t], row[0], APR_HASH_KEY_STRING, new_merged(p, row, i));
+            apr_hash_set(c->ids[t], row[0], APR_HASH_KEY_STRING, admin_new_merged(p, row, i));
         }
     }
 }
@@ -227,11 +215,11 @@ static void check_heats(import_check *c)
     for (i = 0; i < c->doc->rows[AD_HEAT]->nelts; i++) {
         const char **row = ADMIN_DOC_ROW(c->doc, AD_HEAT, i);
 
-        if (row[AD_HEAT_ZONE] && !find(c, AD_ZONE, row[AD_HEAT_ZONE])) {
+        if (row[AD_HEAT_ZONE] && !admin_find(c, AD_ZONE, row[AD_HEAT_ZONE])) {
             admin_fail(&c->k, apr_psprintf(p, "heats[%d].zone_id", i),
                        "zone %s is not in competition %s", row[AD_HEAT_ZONE], c->cid);
         }
-        if (row[AD_HEAT_WOD] && !find(c, AD_WOD, row[AD_HEAT_WOD])) {
+        if (row[AD_HEAT_WOD] && !admin_find(c, AD_WOD, row[AD_HEAT_WOD])) {
             admin_fail(&c->k, apr_psprintf(p, "heats[%d].wod_id", i),
                        "wod %s is not in competition %s", row[AD_HEAT_WOD], c->cid);
         }
@@ -265,121 +253,10 @@ static void check_bibs(import_check *c)
         if (other) {
             admin_fail(&c->k, apr_psprintf(p, "spots[%d].bib", i),
                        "bib %s is also the bib of %s", row[AD_SPOT_BIB],
-                       where(p, AD_SPOT, other));
+                       admin_where(p, AD_SPOT, other));
             continue;
         }
-        apr_hash_set(bibs, row[AD_SPOT_BIB], APR_HASH_KEY_STRING, new_merged(p, row, i));
-    }
-}
-
-/* What rk_score.h says of a refused value, without the API's "Invalid body: ". */
-static const char *plain(const char *why)
-{
-    return strncmp(why, "Invalid body: ", 14) == 0 ? why + 14 : why;
-}
-
-/* The document's lane ROW at PATH: its heat and spot in the competition, its number
- * within its heat's zone, its score by its heat's WOD, its tiebreak a time. */
-static void check_lane(import_check *c, const char *path, const char **row)
-{
-    apr_pool_t *p = c->k.p;
-    const merged *heat = find(c, AD_HEAT, row[AD_LANE_HEAT]), *zone, *wod;
-    long long num = 0, max = 999;
-    const char *why;
-    rk_score s;
-
-    if (!heat) {
-        admin_fail(&c->k, apr_pstrcat(p, path, ".heat_id", NULL),
-                   "heat %s is not in competition %s", row[AD_LANE_HEAT], c->cid);
-    }
-    if (row[AD_LANE_SPOT] && !find(c, AD_SPOT, row[AD_LANE_SPOT])) {
-        admin_fail(&c->k, apr_pstrcat(p, path, ".spot_id", NULL),
-                   "spot %s is not in competition %s", row[AD_LANE_SPOT], c->cid);
-    }
-    if (!heat) {
-        return;
-    }
-    zone = heat->row[AD_HEAT_ZONE] ? find(c, AD_ZONE, heat->row[AD_HEAT_ZONE]) : NULL;
-    if (zone) {
-        admin_read_ll(zone->row[AD_ZONE_LANE_COUNT], &max);
-    }
-    admin_read_ll(row[AD_LANE_NUMBER], &num);
-    if (num > max) {
-        admin_fail(&c->k, apr_pstrcat(p, path, ".number", NULL),
-                   "%lld is beyond the %lld lanes of zone %s", num, max, zone->row[0]);
-    }
-    wod = heat->row[AD_HEAT_WOD] ? find(c, AD_WOD, heat->row[AD_HEAT_WOD]) : NULL;
-    if (row[AD_LANE_SCORE]) {
-        rk_scoring sc = wod ? rk_scoring_parse(wod->row[AD_WOD_SCORING]) : RK_SCORING_FREE;
-        long long cap = 0;
-
-        if (wod && wod->row[AD_WOD_TIME_CAP]) {
-            admin_read_ll(wod->row[AD_WOD_TIME_CAP], &cap);
-        }
-        if (rk_score_parse(sc, cap, row[AD_LANE_SCORE], &s, &why) != 0) {
-            admin_fail(&c->k, apr_pstrcat(p, path, ".score", NULL), "%s (wod %s)", plain(why),
-                       wod->row[0]);
-        }
-    }
-    if (row[AD_LANE_TIEBREAK] && rk_tiebreak_parse(row[AD_LANE_TIEBREAK], &s, &why) != 0) {
-        admin_fail(&c->k, apr_pstrcat(p, path, ".tiebreak", NULL), "%s", plain(why));
-    }
-}
-
-/* Lane M's number and spot, unique in its heat: recorded in NUMBERS and SPOTS, or
- * when it is the document's (at PATH, else NULL) and clashes, an error. */
-static void lane_unique(import_check *c, apr_hash_t *numbers, apr_hash_t *spots, merged *m,
-                        const char *path)
-{
-    apr_pool_t *p = c->k.p;
-    const char **row = m->row;
-    const char *key = apr_pstrcat(p, row[AD_LANE_HEAT], "/", row[AD_LANE_NUMBER], NULL);
-    merged *other = apr_hash_get(numbers, key, APR_HASH_KEY_STRING);
-
-    if (path && other) {
-        admin_fail(&c->k, apr_pstrcat(p, path, ".number", NULL),
-                   "lane number %s of heat %s is also that of %s", row[AD_LANE_NUMBER],
-                   row[AD_LANE_HEAT], where(p, AD_LANE, other));
-    }
-    else {
-        apr_hash_set(numbers, key, APR_HASH_KEY_STRING, m);
-    }
-    if (!row[AD_LANE_SPOT]) {
-        return;
-    }
-    key = apr_pstrcat(p, row[AD_LANE_HEAT], "/", row[AD_LANE_SPOT], NULL);
-    other = apr_hash_get(spots, key, APR_HASH_KEY_STRING);
-    if (path && other) {
-        admin_fail(&c->k, apr_pstrcat(p, path, ".spot_id", NULL),
-                   "spot %s is already in %s of heat %s", row[AD_LANE_SPOT],
-                   where(p, AD_LANE, other), row[AD_LANE_HEAT]);
-    }
-    else {
-        apr_hash_set(spots, key, APR_HASH_KEY_STRING, m);
-    }
-}
-
-/* The lanes: the database's that stay first (recorded), then the document's. */
-static void check_lanes(import_check *c)
-{
-    apr_pool_t *p = c->k.p;
-    apr_hash_t *numbers = apr_hash_make(p), *spots = apr_hash_make(p);
-    apr_hash_index_t *hi;
-    int i;
-
-    for (hi = apr_hash_first(p, c->ids[AD_LANE]); hi; hi = apr_hash_next(hi)) {
-        merged *m = apr_hash_this_val(hi);
-
-        if (m->doc < 0) {
-            lane_unique(c, numbers, spots, m, NULL);
-        }
-    }
-    for (i = 0; i < c->doc->rows[AD_LANE]->nelts; i++) {
-        const char *path = apr_psprintf(p, "lanes[%d]", i);
-        merged *m = new_merged(p, ADMIN_DOC_ROW(c->doc, AD_LANE, i), i);
-
-        check_lane(c, path, m->row);
-        lane_unique(c, numbers, spots, m, path);
+        apr_hash_set(bibs, row[AD_SPOT_BIB], APR_HASH_KEY_STRING, admin_new_merged(p, row, i));
     }
 }
 
@@ -407,6 +284,7 @@ admin_import *admin_doc_check(apr_pool_t *p, json_t *json, const admin_doc *base
     check_owners(&c, owner, ctx);
     check_heats(&c);
     check_bibs(&c);
-    check_lanes(&c);
+    admin_check_lanes(&c);
+    admin_check_stored_scores(&c);
     return c.k.nerrors ? NULL : c.im;
 }

@@ -1,9 +1,11 @@
 /* admin_check.h: what the checks of a competition document (admin_check.c, the
- * shape of its rows in admin_shape.c) and of a team list (admin_spots.c) share:
+ * shape of its rows in admin_shape.c, its lanes in admin_scores.c) share:
  * how they record their errors, and the reading of a row.  Pure C + jansson + APR,
  * no httpd header. */
 #ifndef ADMIN_CHECK_H
 #define ADMIN_CHECK_H
+
+#include <apr_hash.h>
 
 #include "admin_doc.h"
 
@@ -24,5 +26,40 @@ const char *admin_type_name(const json_t *v);
  * K's pool): every column present, of its type and range, no other key.  NULL after
  * errors. */
 const char **admin_read_row(admin_checker *k, const char *path, admin_table t, json_t *o);
+
+/* ------------------------------------------------------------------ an import's checks */
+
+/* A row of the merged competition (the database's, or the document's over it). */
+typedef struct {
+    const char **row;
+    int doc;            /* its index in the document's list, or -1: a database row */
+} merged;
+
+/* The state of one import's checks. */
+typedef struct {
+    admin_checker k;
+    admin_import *im;
+    admin_doc *doc;                     /* the document's rows */
+    const admin_doc *base;              /* the database's rows of the competition */
+    apr_hash_t *ids[AD_NTABLES];        /* id -> merged: the competition's rows */
+    apr_hash_t *doc_ids[AD_NTABLES];    /* id -> index + 1 (as a pointer), doc rows */
+    apr_hash_t *base_ids[AD_NTABLES];   /* id -> row: the database's rows */
+    const char *cid;                    /* the document's competition id */
+} import_check;
+
+/* Where a merged row is named in messages: "lanes[3]", "lane 7 in the database". */
+const char *admin_where(apr_pool_t *p, admin_table t, const merged *m);
+
+merged *admin_new_merged(apr_pool_t *p, const char **row, int doc);
+
+/* The competition's row of table T with id ID, or NULL. */
+const merged *admin_find(const import_check *c, admin_table t, const char *id);
+
+/* The lanes (admin_scores.c): the database's that stay, then the document's: heat,
+ * spot, number, score and tiebreak, numbers and spots unique in a heat. */
+void admin_check_lanes(import_check *c);
+
+/* The stored scores that would stay under new rules (admin_scores.c). */
+void admin_check_stored_scores(import_check *c);
 
 #endif

@@ -2,7 +2,7 @@
  * stdout), import (such a document, checked, then written in one transaction),
  * import-spots (teams from CSV).  The document, its checks and the statements of
  * its tables are admin_doc.c's and admin_check.c's (pure), the team lists
- * admin_spots.c's.  Statements are prepared here, once each, under labels
+ * lib/rk_spots_csv.c's (shared with the module).  Statements are prepared here, once each, under labels
  * "ranking_admin_data_N"; export-results (admin_results.c) reads through them too. */
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +15,7 @@
 
 #include "admin.h"
 #include "admin_doc.h"
+#include "rk_spots_csv.h"
 
 /* Clear the bib of a spot (1 argument, its id), so that spots can swap bibs. */
 #define CLEAR_BIB "UPDATE spot SET bib = NULL WHERE id = %lld"
@@ -127,50 +128,6 @@ int no_competition(const char *cid)
     return EXIT_USER;
 }
 
-/* Read the file PATH ("-": standard input) into *BUF, *LEN.  0 or an exit status. */
-static int read_input(apr_pool_t *p, const char *path, char **buf, size_t *len)
-{
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    size_t cap = 65536, n = 0, got;
-    char *b;
-
-    if (!f) {
-        admin_err("cannot open '%s': %s", path, strerror(errno));
-        return EXIT_USAGE;
-    }
-    b = malloc(cap + 1);
-    while (b && (got = fread(b + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            char *nb = realloc(b, cap * 2 + 1);
-
-            if (!nb) {
-                free(b);
-                b = NULL;
-                break;
-            }
-            b = nb;
-            cap *= 2;
-        }
-    }
-    if (!b || ferror(f)) {
-        admin_err("cannot read '%s': %s", path, b ? strerror(errno) : "out of memory");
-        free(b);
-        if (f != stdin) {
-            fclose(f);
-        }
-        return EXIT_DB;
-    }
-    if (f != stdin) {
-        fclose(f);
-    }
-    b[n] = '\0';
-    *buf = apr_pmemdup(p, b, n + 1);
-    *len = n;
-    free(b);
-    return 0;
-}
-
 static int print_errors(const char *what, apr_array_header_t *errors)
 {
     int i;
@@ -209,6 +166,10 @@ int cmd_export(db_t *db, const opts_t *o)
         return rc;
     }
     json = admin_doc_to_json(d);
+    if (json && admin_origin_add(db->pool, json, d) != 0) {
+        json_decref(json);
+        json = NULL;
+    }
     if (!json) {
         admin_err("%s: competition %s holds a value that is not what its column should be",
                   db->what, o->arg_id);
@@ -302,6 +263,31 @@ static int import_write(db_t *db, admin_import *im)
     return rc;
 }
 
+/* The rows that the import IM of JSON would overwrite although they changed since
+ * the export (admin_origin_conflicts): refused unless --force.  0 or an exit
+ * status. */
+static int origin_check(db_t *db, const opts_t *o, json_t *json, const admin_import *im,
+                        const admin_doc *base)
+{
+    apr_array_header_t *changed = apr_array_make(db->pool, 8, sizeof(const char *));
+    int n = admin_origin_conflicts(db->pool, json, im, base, changed), i;
+
+    if (n < 0) {
+        return print_errors("document", changed);
+    }
+    for (i = 0; i < n; i++) {
+        admin_err("%s%s", o->force ? "overwriting (--force): " : "",
+                  APR_ARRAY_IDX(changed, i, const char *));
+    }
+    if (n > 0 && !o->force) {
+        admin_err("document refused: %d %s changed in the database since the export, "
+                  "nothing was changed; export again and redo the edits, or give --force "
+                  "to overwrite %s", n, plural(n, "row", "rows"), plural(n, "it", "them"));
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
 int cmd_import(db_t *db, const opts_t *o)
 {
     apr_array_header_t *errors = apr_array_make(db->pool, 8, sizeof(const char *));
@@ -315,7 +301,7 @@ int cmd_import(db_t *db, const opts_t *o)
     size_t len;
     int rc, t, counts[AD_NTABLES];
 
-    if ((rc = read_input(db->pool, o->arg[0], &buf, &len)) != 0) {
+    if ((rc = admin_read_input(db->pool, o->arg[0], &buf, &len)) != 0) {
         return rc;
     }
     json = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
@@ -346,6 +332,9 @@ int cmd_import(db_t *db, const opts_t *o)
         rc = print_errors("document", errors);
     }
     if (rc == 0) {
+        rc = origin_check(db, o, json, im, base);
+    }
+    if (rc == 0) {
         rc = import_write(db, im);
     }
     rc = db_end(db, rc);
@@ -374,16 +363,68 @@ int cmd_import(db_t *db, const opts_t *o)
     return 0;
 }
 
+/* The competition's spots (BASE's rows of table spot) as rk_spots_csv knows them. */
+static rk_spot_known *known_spots(apr_pool_t *p, const admin_doc *base)
+{
+    const apr_array_header_t *rows = base->rows[AD_SPOT];
+    rk_spot_known *k = apr_pcalloc(p, ((size_t)rows->nelts + 1) * sizeof(*k));
+    int i;
+
+    for (i = 0; i < rows->nelts; i++) {
+        const char **s = ADMIN_DOC_ROW(base, AD_SPOT, i);
+
+        k[i].id = s[0];
+        k[i].name = s[2];
+        k[i].bib = s[AD_SPOT_BIB];
+    }
+    return k;
+}
+
+/* Write the plan of import-spots into competition CID: the bibs that change
+ * cleared first (so that spots can swap bibs), then each line.  0 or an exit
+ * status. */
+static int write_spots(db_t *db, const char *cid, const rk_spots_plan *plan)
+{
+    int rc = 0, i;
+
+    for (i = 0; rc == 0 && i < plan->lines->nelts; i++) {
+        const rk_spot_line *l = &APR_ARRAY_IDX(plan->lines, i, rk_spot_line);
+
+        if (l->bib_changes) {
+            rc = data_run(db, CLEAR_BIB, 1, (const char *[]){ l->id });
+        }
+    }
+    for (i = 0; rc == 0 && i < plan->lines->nelts; i++) {
+        const rk_spot_line *l = &APR_ARRAY_IDX(plan->lines, i, rk_spot_line);
+
+        if (l->id) {
+            rc = data_run(db, "UPDATE spot SET name = %s, division = %s, affiliate = %s,"
+                          " bib = %lld WHERE id = %lld", 5,
+                          (const char *[]){ l->name, l->division, l->affiliate, l->bib,
+                                            l->id });
+        }
+        else {
+            /* a new id: one more than the greatest, under the import's lock */
+            rc = data_run(db, "INSERT INTO spot (id, competition_id, name, division,"
+                          " affiliate, bib) SELECT COALESCE(MAX(id), 0) + 1, %lld, %s, %s,"
+                          " %s, %lld FROM spot", 5,
+                          (const char *[]){ cid, l->name, l->division, l->affiliate,
+                                            l->bib });
+        }
+    }
+    return rc;
+}
+
 int cmd_import_spots(db_t *db, const opts_t *o)
 {
     apr_array_header_t *errors = apr_array_make(db->pool, 8, sizeof(const char *));
-    apr_array_header_t *rows = NULL;
+    const rk_spots_plan *plan = NULL;
     admin_doc *base = NULL;
     char *buf;
     size_t len;
-    int rc, i, added = 0, updated = 0;
+    int rc;
 
-    if ((rc = read_input(db->pool, o->arg[1], &buf, &len)) != 0) {
+    if ((rc = admin_read_input(db->pool, o->arg[1], &buf, &len)) != 0) {
         return rc;
     }
     rc = need_version_2(db, "import-spots");
@@ -397,40 +438,15 @@ int cmd_import_spots(db_t *db, const opts_t *o)
         }
     }
     if (rc == 0) {
-        rows = admin_spots_csv(db->pool, buf, len, o->arg_id, base, errors);
-        if (!rows) {
-            rc = print_errors(o->arg[1], errors);
-        }
-    }
-    for (i = 0; rc == 0 && i < rows->nelts; i++) {
-        admin_spot_in *in = &APR_ARRAY_IDX(rows, i, admin_spot_in);
-
-        if (in->bib_changes) {
-            rc = data_run(db, CLEAR_BIB, 1, in->row);
-        }
-    }
-    for (i = 0; rc == 0 && i < rows->nelts; i++) {
-        admin_spot_in *in = &APR_ARRAY_IDX(rows, i, admin_spot_in);
-
-        if (in->exists) {
-            rc = data_run(db, "UPDATE spot SET name = %s, division = %s, affiliate = %s,"
-                          " bib = %lld WHERE id = %lld", 5,
-                          (const char *[]){ in->row[2], in->row[3], in->row[4], in->row[5],
-                                            in->row[0] });
-            updated++;
-        }
-        else {
-            /* a new id: one more than the greatest, under the import's lock */
-            rc = data_run(db, "INSERT INTO spot (id, competition_id, name, division,"
-                          " affiliate, bib) SELECT COALESCE(MAX(id), 0) + 1, %lld, %s, %s,"
-                          " %s, %lld FROM spot", 5, in->row + 1);
-            added++;
-        }
+        plan = rk_spots_csv_plan(db->pool, buf, len, known_spots(db->pool, base),
+                                 (size_t)base->rows[AD_SPOT]->nelts, errors);
+        rc = plan ? write_spots(db, o->arg_id, plan) : print_errors(o->arg[1], errors);
     }
     rc = db_end(db, rc);
     if (rc == 0) {
-        printf("competition %s: %d %s added, %d updated\n", o->arg_id, added,
-               plural(added, "spot", "spots"), updated);
+        printf("competition %s: %d %s added, %d updated%s\n", o->arg_id, plan->added,
+               plural(plan->added, "spot", "spots"), plan->updated,
+               plan->separator == ';' ? " (read with ';' as separator)" : "");
     }
     return rc;
 }

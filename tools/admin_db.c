@@ -368,3 +368,54 @@ int db_prepare_since(db_t *db, rk_admin_query_id q, const char *command, const c
     }
     return 0;
 }
+
+/* ------------------------------------------------------------------ input files */
+
+int admin_read_input(apr_pool_t *p, const char *path, char **buf, size_t *len)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    size_t cap = 65536, n = 0, got;
+    char *b;
+
+    if (!f && (errno == EACCES || errno == EPERM)) {
+        admin_err("cannot open '%s': %s: the command runs as a user that cannot read it "
+                  "(as the server's user, for example); give the file on standard input "
+                  "instead: '-' as the file, and '< %s'", path, strerror(errno), path);
+        return EXIT_USAGE;
+    }
+    if (!f) {
+        admin_err("cannot open '%s': %s", path, strerror(errno));
+        return EXIT_USAGE;
+    }
+    b = malloc(cap + 1);
+    while (b && (got = fread(b + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            char *nb = realloc(b, cap * 2 + 1);
+
+            if (!nb) {
+                free(b);
+                b = NULL;
+                break;
+            }
+            b = nb;
+            cap *= 2;
+        }
+    }
+    if (!b || ferror(f)) {
+        admin_err("cannot read '%s': %s", path, b ? strerror(errno) : "out of memory");
+        free(b);
+        if (f != stdin) {
+            fclose(f);
+        }
+        return EXIT_DB;
+    }
+    if (f != stdin) {
+        fclose(f);
+    }
+    b[n] = '\0';
+    *buf = apr_pmemdup(p, b, n + 1);
+    *len = n;
+    free(b);
+    return 0;
+}

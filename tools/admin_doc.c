@@ -1,6 +1,6 @@
 /* admin_doc.c: the competition document (its tables and columns, its JSON form) and
  * the statements built from its tables; see admin_doc.h.  The checks of an import
- * are admin_check.c's, the team lists admin_spots.c's. */
+ * are admin_check.c's. */
 #include <stdio.h>
 #include <string.h>
 
@@ -8,6 +8,7 @@
 
 #include "admin_doc.h"
 #include "admin_values.h"
+#include "rk_resource.h"
 
 #define I64 9223372036854775807LL
 
@@ -33,7 +34,7 @@ static const admin_col wod_cols[] = {
     { "description", AC_TEXT, 0, 0, NULL },
     { "position", AC_INT, -2147483648LL, 2147483647LL, NULL },
     { "scoring", AC_ENUM, 0, 0, scorings },
-    { "time_cap", AC_NINT, 1, 2147483647LL, NULL },
+    { "time_cap", AC_NINT, 1, RK_RES_TIME_CAP_MAX, NULL },     /* seconds, as the API */
 };
 static const admin_col spot_cols[] = {
     { "id", AC_ID, 0, 0, NULL },

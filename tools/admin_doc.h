@@ -1,8 +1,7 @@
 /* admin_doc.h: the competition document of `ranking-admin export` and `import`, and
  * every check of an import that needs no database.  Pure C + jansson + APR pools, no
  * httpd header: the document and its statements are admin_doc.c's, the checks of an
- * import admin_check.c's (the shape of a row admin_shape.c's), the team lists
- * admin_spots.c's; the command (admin_data.c) reads and writes the rows.
+ * import admin_check.c's (the shape of a row admin_shape.c's); the command (admin_data.c) reads and writes the rows.
  *
  * The document (keys in this order, every key always present, no other key):
  *   {"version":1,
@@ -11,7 +10,11 @@
  *    "spots":[{id,competition_id,name,division,affiliate,bib},...],
  *    "zones":[{id,competition_id,name,lane_count},...],
  *    "heats":[{id,competition_id,zone_id,wod_id,number,start_time,status},...],
- *    "lanes":[{id,heat_id,number,spot_id,score,tiebreak},...]}
+ *    "lanes":[{id,heat_id,number,spot_id,score,tiebreak},...],
+ *    "origin":{"tags":{"competition":{ID:TAG},"wods":{ID:TAG,...},...}}}
+ * "origin" is export's (admin_origin.c): what the document was made from; a
+ * document without it (written by hand) is imported as it says.  An import may
+ * leave out an empty list (and the origin); export writes every key.
  * with the API's field names and types (doc/api.md): ids are strings of decimal
  * digits (1 to 9223372036854775807, no leading zero), integers are numbers, absent
  * values null.  Each list in id order (export writes it so; import takes any order).
@@ -137,31 +140,27 @@ admin_import *admin_doc_check(apr_pool_t *p, json_t *json, const admin_doc *base
                               admin_owner_fn owner, void *ctx, int replace,
                               apr_array_header_t *errors);
 
+/* ------------------------------------------------------------------ origin (admin_origin.c) */
+
+/* The tag of ROW of table T (16 hex digits, in P): a hash of its columns' values. */
+const char *admin_row_tag(apr_pool_t *p, admin_table t, const char *const *row);
+
+/* Add to the exported document JSON the key "origin": {"tags": {KEY: {ID: TAG}}}, the
+ * tag of every row of D by table.  0, or -1 when out of memory. */
+int admin_origin_add(apr_pool_t *p, json_t *json, const admin_doc *d);
+
+/* The rows that the import IM of the document JSON would overwrite although they
+ * changed in the database (BASE: its rows now) since the export that JSON's origin
+ * records (or that --replace would delete although they changed): each one
+ * appended to ERRORS ("PATH: what changed").  Returns their number (0 for a
+ * document without origin), or -1 after an error of the origin's shape (appended
+ * too). */
+int admin_origin_conflicts(apr_pool_t *p, json_t *json, const admin_import *im,
+                           const admin_doc *base, apr_array_header_t *errors);
+
 /* The competition id of the document JSON as text ("competition"."id" when it is an
  * id string), or NULL. */
 const char *admin_doc_competition_id(json_t *json);
-
-/* ------------------------------------------------------------------ team lists */
-
-/* A row of `import-spots`: a spot of the competition (the columns of table spot)
- * from line LINE of the CSV; EXISTS when it updates the spot of that id. */
-typedef struct {
-    size_t line;
-    const char **row;
-    int exists;
-    int bib_changes;        /* an existing spot whose bib changes */
-} admin_spot_in;
-
-/* Read the CSV team list of BUF (LEN bytes) for competition CID whose spots are
- * BASE (rows of table spot): a header row naming the columns (name, division,
- * affiliate, bib; case and surrounding spaces ignored; name required, the others
- * optional, any order), then one team a record.  Blank records are skipped.  Each
- * team updates the competition's spot with its bib, else the one spot with its name,
- * else is new (its id 0: the command numbers it).  Every error is appended to ERRORS
- * ("line N: ...").  Returns an array of admin_spot_in, or NULL after errors. */
-apr_array_header_t *admin_spots_csv(apr_pool_t *p, const char *buf, size_t len,
-                                    const char *cid, const admin_doc *base,
-                                    apr_array_header_t *errors);
 
 /* ------------------------------------------------------------------ statements */
 

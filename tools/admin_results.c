@@ -11,7 +11,7 @@
 #include <jansson.h>
 
 #include "admin.h"
-#include "admin_csv.h"
+#include "rk_csv.h"
 #include "admin_doc.h"
 #include "rk_leaderboard.h"
 #include "rk_sql.h"
@@ -134,7 +134,7 @@ static void write_header(apr_pool_t *p, const rk_lb_input *in, apr_array_header_
             }
         }
         fputc(',', stdout);
-        admin_csv_field(stdout, *name ? name : apr_psprintf(p, "wod %s", in->wods[i].id));
+        rk_csv_field(stdout, *name ? name : apr_psprintf(p, "wod %s", in->wods[i].id));
     }
     fputs("\r\n", stdout);
 }
@@ -151,7 +151,7 @@ static void write_entries(json_t *divs)
         json_array_foreach(entries, j, e) {
             json_t *bib = json_object_get(e, "bib");
 
-            admin_csv_field(stdout, json_string_value(json_object_get(div, "division")));
+            rk_csv_field(stdout, json_string_value(json_object_get(div, "division")));
             printf(",%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT ",",
                    json_integer_value(json_object_get(e, "rank")),
                    json_integer_value(json_object_get(e, "points")));
@@ -159,7 +159,7 @@ static void write_entries(json_t *divs)
                 printf("%" JSON_INTEGER_FORMAT, json_integer_value(bib));
             }
             fputc(',', stdout);
-            admin_csv_field(stdout, json_string_value(json_object_get(e, "spot_name")));
+            rk_csv_field(stdout, json_string_value(json_object_get(e, "spot_name")));
             res = json_object_get(e, "results");
             for (k = 0; k < json_array_size(res); k++) {
                 printf(",%" JSON_INTEGER_FORMAT,

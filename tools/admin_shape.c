@@ -67,14 +67,17 @@ static int read_col(admin_checker *k, const char *path, const admin_col *c, json
         json_int_t n;
 
         if (!json_is_integer(v)) {
-            admin_fail(k, path, "must be an integer%s, not %s",
-                       c->type == AC_NINT ? " or null" : "", admin_type_name(v));
+            admin_fail(k, path, "must be an integer%s%s, not %s",
+                       strcmp(c->name, "time_cap") == 0 ? " of seconds (e.g. 720 for a cap "
+                       "of 12:00)" : "", c->type == AC_NINT ? " or null" : "",
+                       admin_type_name(v));
             return -1;
         }
         n = json_integer_value(v);
         if (n < c->min || n > c->max) {
-            admin_fail(k, path, "%lld is out of range (%lld to %lld)", (long long)n, c->min,
-                       c->max);
+            admin_fail(k, path, "%lld is out of range (%lld to %lld%s)", (long long)n, c->min,
+                       c->max, strcmp(c->name, "time_cap") == 0
+                       ? " seconds, e.g. 720 for a cap of 12:00" : "");
             return -1;
         }
         {
@@ -115,13 +118,14 @@ static int read_col(admin_checker *k, const char *path, const admin_col *c, json
         break;
     case AC_DATE:
         if (!when_ok(s, 10)) {
-            admin_fail(k, path, "must be a date YYYY-MM-DD or null");
+            admin_fail(k, path, "must be a date YYYY-MM-DD (e.g. 2026-11-21) or null");
             return -1;
         }
         break;
     case AC_INSTANT:
         if (!when_ok(s, 20)) {
-            admin_fail(k, path, "must be a time YYYY-MM-DDTHH:MM:SSZ (UTC) or null");
+            admin_fail(k, path, "must be a time in UTC, YYYY-MM-DDTHH:MM:SSZ (e.g. "
+                       "2026-11-21T08:30:00Z for 9:30 in Paris in winter), or null");
             return -1;
         }
         break;

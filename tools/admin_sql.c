@@ -58,4 +58,25 @@ const rk_admin_query rk_admin_queries[RK_A_COUNT] = {
         "DELETE FROM lane_history WHERE competition_id = %lld AND changed_at < %s", 2, 2 },
     [RK_A_REVISION_DATA] = { "ranking_admin_revision_data",
         "UPDATE revision SET data = data + 1 WHERE id = 1", 0, 1 },
+
+    /* grants: every insert, update and delete of account_grant moves revision.auth
+     * (the schema's triggers), so the servers' cached roles follow at once */
+    [RK_A_COMPETITION_FIND] = { "ranking_admin_competition_find",
+        "SELECT id FROM competition WHERE id = %lld", 1, 1 },
+    [RK_A_GRANT_FIND] = { "ranking_admin_grant_find",
+        "SELECT g.role FROM account_grant g JOIN account a ON a.id = g.account_id"
+        " WHERE a.name = %s AND g.competition_id = %lld", 2, 3 },
+    [RK_A_GRANT_INSERT] = { "ranking_admin_grant_insert",
+        "INSERT INTO account_grant (account_id, competition_id, role)"
+        " SELECT id, %lld, %s FROM account WHERE name = %s", 3, 3 },
+    [RK_A_GRANT_UPDATE] = { "ranking_admin_grant_update",
+        "UPDATE account_grant SET role = %s WHERE competition_id = %lld"
+        " AND account_id IN (SELECT id FROM account WHERE name = %s)", 3, 3 },
+    [RK_A_GRANT_DELETE] = { "ranking_admin_grant_delete",
+        "DELETE FROM account_grant WHERE competition_id = %lld"
+        " AND account_id IN (SELECT id FROM account WHERE name = %s)", 2, 3 },
+    [RK_A_GRANT_LIST] = { "ranking_admin_grant_list",
+        "SELECT a.name, g.competition_id, g.role FROM account_grant g"
+        " JOIN account a ON a.id = g.account_id ORDER BY a.name, a.id, g.competition_id",
+        0, 3 },
 };

@@ -33,6 +33,13 @@ typedef enum {
                                      * competition */
     RK_A_REVISION_DATA,     /* move the data revision on (the servers' cached
                              * answers and ETags change) */
+    /* prepared by the commands of grants (schema version 3) */
+    RK_A_COMPETITION_FIND,  /* competition id -> id */
+    RK_A_GRANT_FIND,        /* name, competition id -> role */
+    RK_A_GRANT_INSERT,      /* competition id, role, name */
+    RK_A_GRANT_UPDATE,      /* role, competition id, name */
+    RK_A_GRANT_DELETE,      /* competition id, name */
+    RK_A_GRANT_LIST,        /* -> name, competition id, role; by name, competition */
     RK_A_COUNT
 } rk_admin_query_id;
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include <apr_dbd.h>
+#include <apr_hash.h>
 #include <apr_strings.h>
 #include <apr_tables.h>
 #include <apr_time.h>
@@ -66,7 +67,8 @@ int cmd_add(db_t *db, const opts_t *o)
     int rc, n = 0;
 
     /* before asking for a password */
-    if ((rc = user_must(db, user, 0)) != 0) {
+    if ((rc = need_organizer_schema(db, role, "add --role organizer")) != 0
+        || (rc = user_must(db, user, 0)) != 0) {
         return rc;
     }
     if ((rc = new_password_hash(db->pool, user, o->cost, hash)) != 0) {
@@ -125,7 +127,8 @@ int cmd_role(db_t *db, const opts_t *o)
     const char *user = o->arg[0], *role = o->arg[1];
     int rc, n = 0;
 
-    if ((rc = db_begin(db)) != 0) {
+    if ((rc = need_organizer_schema(db, role, "role USER organizer")) != 0
+        || (rc = db_begin(db)) != 0) {
         return rc;
     }
     rc = db_run2(db, RK_A_ACCOUNT_ROLE, &n, role, user);
@@ -230,16 +233,25 @@ int cmd_purge(db_t *db, const opts_t *o)
 }
 
 typedef struct {
-    const char *name, *role, *status, *tokens, *cost;
+    const char *name, *role, *status, *tokens, *cost, *grants;
 } list_row;
+
+static int widest(int w, const char *s)
+{
+    return (int)strlen(s) > w ? (int)strlen(s) : w;
+}
 
 int cmd_list(db_t *db, const opts_t *o)
 {
     apr_dbd_results_t *res = NULL;
     apr_dbd_row_t *row = NULL;
     apr_array_header_t *rows = apr_array_make(db->pool, 16, sizeof(list_row));
-    int r, i, wn = 4, wr = 4, ws = 6, wt = 6, other = 0;
+    apr_hash_t *grants = NULL;
+    int r, i, wn = 4, wr = 4, ws = 6, wt = 6, wc = 4, other = 0;
 
+    if ((r = grants_by_user(db, &grants)) != 0) {
+        return r;
+    }
     r = apr_dbd_pvselect(db->driver, db->pool, db->handle, &res, db->stmt[RK_A_ACCOUNT_LIST],
                          1, now_text(db->pool));
     if (r != 0) {
@@ -262,22 +274,38 @@ int cmd_list(db_t *db, const opts_t *o)
         l->cost = cost < 0 ? "none*" : apr_psprintf(db->pool, "%d%s", cost,
                                                      cost == o->cost ? "" : "*");
         other += cost != o->cost;
+        l->grants = apr_hash_get(grants, l->name, APR_HASH_KEY_STRING);
     }
     for (i = 0; i < rows->nelts; i++) {
         const list_row *l = &APR_ARRAY_IDX(rows, i, list_row);
 
-        wn = (int)strlen(l->name) > wn ? (int)strlen(l->name) : wn;
-        wr = (int)strlen(l->role) > wr ? (int)strlen(l->role) : wr;
-        ws = (int)strlen(l->status) > ws ? (int)strlen(l->status) : ws;
-        wt = (int)strlen(l->tokens) > wt ? (int)strlen(l->tokens) : wt;
+        wn = widest(wn, l->name);
+        wr = widest(wr, l->role);
+        ws = widest(ws, l->status);
+        wt = widest(wt, l->tokens);
+        wc = widest(wc, l->cost);
     }
-    printf("%-*s  %-*s  %-*s  %-*s  %s\n", wn, "NAME", wr, "ROLE", ws, "STATUS", wt, "TOKENS",
-           "COST");
+    /* the column GRANTS ("4:organizer,7:editor", "-" for none) only when some user
+     * has a grant: the five columns before it stay as they were for scripts */
+    if (apr_hash_count(grants)) {
+        printf("%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wn, "NAME", wr, "ROLE", ws, "STATUS",
+               wt, "TOKENS", wc, "COST", "GRANTS");
+    }
+    else {
+        printf("%-*s  %-*s  %-*s  %-*s  %s\n", wn, "NAME", wr, "ROLE", ws, "STATUS", wt,
+               "TOKENS", "COST");
+    }
     for (i = 0; i < rows->nelts; i++) {
         const list_row *l = &APR_ARRAY_IDX(rows, i, list_row);
 
-        printf("%-*s  %-*s  %-*s  %-*s  %s\n", wn, l->name, wr, l->role, ws, l->status, wt,
-               l->tokens, l->cost);
+        if (apr_hash_count(grants)) {
+            printf("%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wn, l->name, wr, l->role, ws,
+                   l->status, wt, l->tokens, wc, l->cost, l->grants ? l->grants : "-");
+        }
+        else {
+            printf("%-*s  %-*s  %-*s  %-*s  %s\n", wn, l->name, wr, l->role, ws, l->status,
+                   wt, l->tokens, l->cost);
+        }
     }
     if (other) {
         fprintf(stderr, "%d user%s (*) ha%s a password hash of another bcrypt cost than %d "

@@ -119,5 +119,10 @@ int admin_user_name_ok(const char *name)
 
 int admin_role_ok(const char *role)
 {
-    return strcmp(role, "reader") == 0 || strcmp(role, "editor") == 0;
+    return strcmp(role, "reader") == 0 || admin_grant_role_ok(role);
+}
+
+int admin_grant_role_ok(const char *role)
+{
+    return strcmp(role, "editor") == 0 || strcmp(role, "organizer") == 0;
 }

@@ -26,7 +26,10 @@ const char *admin_when_check(const char *s, char *why, size_t whysize);
 /* A user name: 1 to RK_USER_NAME_MAX printable ASCII characters, no space, no ':'. */
 int admin_user_name_ok(const char *name);
 
-/* A role: "reader" or "editor". */
+/* A server-wide role: "reader", "editor" or "organizer". */
 int admin_role_ok(const char *role);
+
+/* The role of a grant on one competition: "editor" or "organizer". */
+int admin_grant_role_ok(const char *role);
 
 #endif

@@ -29,64 +29,6 @@
 #define PACKAGE_VERSION "0.1.0"
 #endif
 
-static const char usage_text[] =
-    "usage: " PROG " [--driver sqlite3|pgsql] --params DBDPARAMS [--cost N] COMMAND [ARGS]\n";
-
-static const char help_text[] =
-    "Create the database of mod_ranking, manage its users and their tokens, upgrade\n"
-    "the schema of the database, prune the lanes' change log, export and import\n"
-    "competitions, import teams, export results.\n"
-    "\n"
-    "Options:\n"
-    "  --driver NAME    apr_dbd driver: sqlite3 (default) or pgsql\n"
-    "                   (default from RANKING_DBD_DRIVER)\n"
-    "  --params PARAMS  what mod_ranking's DBDParams says: the database file for\n"
-    "                   sqlite3, a conninfo for pgsql (default from RANKING_DBD_PARAMS)\n"
-    "  --cost N         bcrypt cost of new password hashes, 4 to 17: the server's\n"
-    "                   RankingPasswordCost (default from RANKING_PASSWORD_COST, else 10)\n"
-    "  -h, --help       show this help and exit\n"
-    "  --version        show the version and exit\n"
-    "\n"
-    "Commands:\n"
-    "  add USER [--role reader|editor]  create a user (default role reader)\n"
-    "  passwd USER                      set a new password; revokes the user's tokens\n"
-    "  role USER reader|editor          change the role\n"
-    "  disable USER                     refuse the user's logins; revokes their tokens\n"
-    "  enable USER                      allow the user's logins again\n"
-    "  delete USER                      delete the user and their tokens\n"
-    "  list                             users: name, role, status, live tokens, the\n"
-    "                                   cost of their hash (* when not --cost's)\n"
-    "  revoke USER                      delete every token of the user\n"
-    "  purge                            delete expired tokens\n"
-    "  init                             create the database with the current schema\n"
-    "                                   (no user, no data); refuses an existing one\n"
-    "  upgrade                          bring the database's schema to the current\n"
-    "                                   version, keeping every row\n"
-    "  history prune --before DATE [--competition ID]\n"
-    "                                   delete the lanes' change records older than\n"
-    "                                   DATE (YYYY-MM-DD, midnight UTC, or\n"
-    "                                   YYYY-MM-DDTHH:MM:SSZ), of every competition\n"
-    "                                   or of competition ID only\n"
-    "  export COMPETITION_ID            the competition, its WODs, spots, zones, heats\n"
-    "                                   and lanes as one JSON document on stdout\n"
-    "  import FILE|- [--replace]        check such a document, then write all of it\n"
-    "                                   in one transaction (rows with its ids updated,\n"
-    "                                   others added; --replace deletes the\n"
-    "                                   competition's rows that it does not have)\n"
-    "  import-spots COMPETITION_ID FILE.csv|-\n"
-    "                                   add or update teams from CSV (columns name,\n"
-    "                                   division, affiliate, bib)\n"
-    "  export-results COMPETITION_ID    the overall leaderboard as CSV on stdout\n"
-    "\n"
-    "Passwords are read from standard input, never from the command line: on a\n"
-    "terminal twice without echo, otherwise one line (its newline removed).\n"
-    "User names: 1 to 64 printable ASCII characters, no space and no ':'.\n"
-    "\n"
-    "Exit status: 0 done, 1 usage error or refused document or CSV, 2 user or\n"
-    "competition not found, user already exists, or (init) the database exists,\n"
-    "3 database error (or a schema newer than this command knows, or one too old\n"
-    "for history prune).\n";
-
 int admin_usage_error(const char *fmt, ...)
 {
     va_list ap;
@@ -94,7 +36,7 @@ int admin_usage_error(const char *fmt, ...)
     va_start(ap, fmt);
     admin_verr(fmt, ap);
     va_end(ap);
-    fputs(usage_text, stderr);
+    fputs(admin_usage_text, stderr);
     fputs("Try '" PROG " --help' for more information.\n", stderr);
     return EXIT_USAGE;
 }
@@ -108,7 +50,8 @@ enum {
     CMD_PASSWORD = 1 << 2,      /* it reads a password */
     CMD_NOTE_SCHEMA = 1 << 3,   /* first say on stderr when the schema is not current */
     CMD_CREATE = 1 << 4,        /* it creates the database: nothing is opened before */
-    CMD_COMPETITION = 1 << 5    /* its first operand is a competition id */
+    CMD_COMPETITION = 1 << 5,   /* its first operand is a competition id */
+    CMD_GRANT = 1 << 6          /* its role (second operand) is a grant's */
 };
 
 /* The options that belong to some commands only (the others go with every one). */
@@ -116,7 +59,8 @@ enum {
     OPT_ROLE = 1 << 0,          /* --role */
     OPT_BEFORE = 1 << 1,        /* --before */
     OPT_COMPETITION = 1 << 2,   /* --competition */
-    OPT_REPLACE = 1 << 3        /* --replace */
+    OPT_REPLACE = 1 << 3,       /* --replace */
+    OPT_FORCE = 1 << 4          /* --force */
 };
 
 /* A command is one word, or two ("history prune"): then NAME is the first and
@@ -136,11 +80,15 @@ struct admin_command {
 };
 
 static const command commands[] = {
-    { "add", NULL, "USER [--role reader|editor]", 1,
+    { "add", NULL, "USER [--role reader|editor|organizer]", 1,
       CMD_USER | CMD_PASSWORD | CMD_NOTE_SCHEMA, OPT_ROLE, 0, cmd_add },
     { "passwd", NULL, "USER", 1, CMD_USER | CMD_PASSWORD | CMD_NOTE_SCHEMA, 0, 0, cmd_passwd },
-    { "role", NULL, "USER reader|editor", 2, CMD_USER | CMD_ROLE | CMD_NOTE_SCHEMA, 0, 0,
-      cmd_role },
+    { "role", NULL, "USER reader|editor|organizer", 2, CMD_USER | CMD_ROLE | CMD_NOTE_SCHEMA,
+      0, 0, cmd_role },
+    { "grant", NULL, "USER editor|organizer --competition ID", 2,
+      CMD_USER | CMD_ROLE | CMD_GRANT, OPT_COMPETITION, OPT_COMPETITION, cmd_grant },
+    { "revoke-grant", NULL, "USER --competition ID", 1, CMD_USER, OPT_COMPETITION,
+      OPT_COMPETITION, cmd_revoke_grant },
     { "disable", NULL, "USER", 1, CMD_USER | CMD_NOTE_SCHEMA, 0, 0, cmd_disable },
     { "enable", NULL, "USER", 1, CMD_USER | CMD_NOTE_SCHEMA, 0, 0, cmd_enable },
     { "delete", NULL, "USER", 1, CMD_USER | CMD_NOTE_SCHEMA, 0, 0, cmd_delete },
@@ -154,7 +102,8 @@ static const command commands[] = {
       OPT_BEFORE | OPT_COMPETITION, OPT_BEFORE, cmd_history_prune },
     /* competitions in and out */
     { "export", NULL, "COMPETITION_ID", 1, CMD_COMPETITION, 0, 0, cmd_export },
-    { "import", NULL, "FILE|- [--replace]", 1, 0, OPT_REPLACE, 0, cmd_import },
+    { "import", NULL, "FILE|- [--replace] [--force]", 1, 0, OPT_REPLACE | OPT_FORCE, 0,
+      cmd_import },
     { "import-spots", NULL, "COMPETITION_ID FILE.csv|-", 2, CMD_COMPETITION, 0, 0,
       cmd_import_spots },
     { "export-results", NULL, "COMPETITION_ID", 1, CMD_COMPETITION, 0, 0, cmd_export_results },
@@ -255,8 +204,8 @@ static int read_options(int argc, const char *const *argv, opts_t *o, words_t *w
             w->version = 1;
             continue;
         }
-        if (strcmp(a, "--replace") == 0) {
-            o->replace = 1;
+        if (strcmp(a, "--replace") == 0 || strcmp(a, "--force") == 0) {
+            *(a[2] == 'r' ? &o->replace : &o->force) = 1;
             continue;
         }
         len = strcspn(a, "=");
@@ -328,15 +277,18 @@ static int read_command(const words_t *w, opts_t *o)
     }
     if (o->role && !(c->options & OPT_ROLE)) {
         return admin_usage_error("--role goes with 'add' only (use: role USER "
-                                 "reader|editor)");
+                                 "reader|editor|organizer)");
     }
-    if ((o->before && !(c->options & OPT_BEFORE))
-        || (o->competition && !(c->options & OPT_COMPETITION))) {
-        return admin_usage_error("%s goes with 'history prune' only",
-                                 o->before ? "--before" : "--competition");
+    if (o->before && !(c->options & OPT_BEFORE)) {
+        return admin_usage_error("--before goes with 'history prune' only");
     }
-    if (o->replace && !(c->options & OPT_REPLACE)) {
-        return admin_usage_error("--replace goes with 'import' only");
+    if (o->competition && !(c->options & OPT_COMPETITION)) {
+        return admin_usage_error("--competition goes with 'history prune', 'grant' and "
+                                 "'revoke-grant' only");
+    }
+    if ((o->replace || o->force) && !(c->options & OPT_REPLACE)) {
+        return admin_usage_error("%s goes with 'import' only",
+                                 o->replace ? "--replace" : "--force");
     }
     if ((c->flags & CMD_COMPETITION) && !parse_id(o->arg[0], o->arg_id)) {
         return admin_usage_error("invalid competition id '%s': a whole number from 1 to "
@@ -344,6 +296,9 @@ static int read_command(const words_t *w, opts_t *o)
     }
     if ((c->required & OPT_BEFORE) && !o->before) {
         return admin_usage_error("missing --before DATE; usage: %s", usage);
+    }
+    if ((c->required & OPT_COMPETITION) && !o->competition) {
+        return admin_usage_error("missing --competition ID; usage: %s", usage);
     }
     return -1;
 }
@@ -377,10 +332,15 @@ static int read_cost(const char *cost, opts_t *o)
 static int check_values(opts_t *o)
 {
     if (o->role && !admin_role_ok(o->role)) {
-        return admin_usage_error("the role must be 'reader' or 'editor'");
+        return admin_usage_error("the role must be 'reader', 'editor' or 'organizer'");
     }
-    if ((o->cmd->flags & CMD_ROLE) && !admin_role_ok(o->arg[1])) {
-        return admin_usage_error("the role must be 'reader' or 'editor'");
+    if ((o->cmd->flags & CMD_GRANT) && !admin_grant_role_ok(o->arg[1])) {
+        return admin_usage_error("a grant's role must be 'editor' or 'organizer' (every "
+                                 "user reads every competition)");
+    }
+    if ((o->cmd->flags & CMD_ROLE) && !(o->cmd->flags & CMD_GRANT)
+        && !admin_role_ok(o->arg[1])) {
+        return admin_usage_error("the role must be 'reader', 'editor' or 'organizer'");
     }
     if (o->before) {
         char why[64];
@@ -423,8 +383,8 @@ static int parse(int argc, const char *const *argv, opts_t *o)
         return rc;
     }
     if (w.help) {
-        fputs(usage_text, stdout);
-        fputs(help_text, stdout);
+        fputs(admin_usage_text, stdout);
+        fputs(admin_help_text, stdout);
         return EXIT_DONE;
     }
     if (w.version) {

@@ -81,7 +81,7 @@ expect 0 "export 1"
 cp "$T/out" "$T/e1.json"
 ok "... one JSON document" python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$T/e1.json"
 is "$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(list(d), len(d['wods']), len(d['lanes']), d['heats'][0]['id'], type(d['spots'][1]['bib']).__name__, d['spots'][0]['bib'])" "$T/e1.json")" \
-   "['version', 'competition', 'wods', 'spots', 'zones', 'heats', 'lanes'] 4 30 201 int None" \
+   "['version', 'competition', 'wods', 'spots', 'zones', 'heats', 'lanes', 'origin'] 4 30 201 int None" \
    "... every part, ids as strings, bibs as numbers"
 is "$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); l=[x for x in d['lanes'] if x['score']=='CAP+12'][0]; print(sorted(l))" "$T/e1.json")" \
    "['heat_id', 'id', 'number', 'score', 'spot_id', 'tiebreak']" "... lanes with score and tiebreak"
@@ -156,10 +156,10 @@ expect 0 "the same with --replace"
 like "$T/out" "removed 1 other row" "... says what it removed"
 is "$(sqlite3 "$EMPTY" "SELECT COUNT(*) FROM lane")" 29 "... the lane is gone"
 edit "$T/e1.json" "$T/swap.json" "l=[x for x in d['lanes'] if x['heat_id']==d['lanes'][0]['heat_id']]; l[0]['number'], l[1]['number'] = l[1]['number'], l[0]['number']; d['spots'][1]['bib'], d['spots'][2]['bib'] = d['spots'][2]['bib'], d['spots'][1]['bib']"
-S "$EMPTY" import "$T/swap.json"
+S "$EMPTY" import "$T/swap.json" --force
 expect 0 "two lanes swap numbers, two spots swap bibs"
 S "$EMPTY" export 1
-ok "... exported as imported" cmp -s "$T/out" <(python3 -c "import json,sys; print(json.dumps(json.load(open(sys.argv[1])), indent=2, ensure_ascii=False))" "$T/swap.json")
+ok "... exported as imported" cmp -s <(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d.pop('origin'); print(json.dumps(d, indent=2, ensure_ascii=False))" "$T/out") <(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d.pop('origin'); print(json.dumps(d, indent=2, ensure_ascii=False))" "$T/swap.json")
 S "$EMPTY" export 1 --replace
 expect 1 "--replace with another command"
 
@@ -187,7 +187,7 @@ printf 'name,bib\nA,201\nB,x\nC,201\n' >"$CSV"
 S "$DEMO" import-spots 1 "$CSV"
 expect 1 "bad rows"
 like "$T/err" "line 3: bib 'x' is not a whole number" "... line 3"
-like "$T/err" "line 4: bib 201 is also on line 2" "... line 4"
+like "$T/err" "line 4: bib 201 is used twice" "... line 4"
 is "$(state "$DEMO")" "$before" "... nothing changed"
 printf 'name\nX\n' >"$T/in"
 S "$DEMO" import-spots 999 -
@@ -229,10 +229,138 @@ like "$T/err" "too old for 'import'" "... says why"
 S "$T/missing.db" export 1
 expect 3 "a database that does not exist"
 
+# ------------------------------------------------------------------ messages an organizer can act on (issue 27)
+MSG=$T/msg.db
+newdb "$MSG"
+sqlite3 "$MSG" <"$ROOT/sql/demo.sql"
+printf '\xEF\xBB\xBFName;Division;Bib\r\n"Nord; Sud";RX;501\r\nÉquipe, Lyon;Scaled;\r\n' >"$CSV"
+S "$MSG" import-spots 3 "$CSV"
+expect 0 "import-spots of a CSV with ';' (a European spreadsheet)"
+like "$T/out" "competition 3: 2 spots added, 0 updated (read with ';' as separator)" "... read, and says how"
+is "$(sqlite3 "$MSG" "SELECT name || '|' || division || '|' || COALESCE(bib, '-') FROM spot WHERE competition_id = 3 ORDER BY id")" \
+   "$(printf 'Nord; Sud|RX|501\nÉquipe, Lyon|Scaled|-')" "... every cell in its column"
+printf 'name,bib\nA,1\n' >"$CSV"
+printf '\xff\xfe' >"$T/latin.csv"; printf 'name\n\xc9quipe\n' >>"$T/latin.csv"
+S "$MSG" import-spots 3 "$T/latin.csv"
+expect 1 "a CSV that is not UTF-8"
+like "$T/err" "not UTF-8 text (save the file as CSV in UTF-8)" "... says how to save it"
+edit "$T/e1.json" "$T/cap.json" "d['wods'][1]['time_cap'] = '12:00'; d['heats'][0]['start_time'] = '2026-11-21 09:30'"
+S "$MSG" import "$T/cap.json"
+expect 1 "a time cap as a time, a start time without its zone"
+like "$T/err" "wods[1].time_cap: must be an integer of seconds (e.g. 720 for a cap of 12:00) or null, not a string" "... time_cap is seconds, with an example"
+like "$T/err" "heats[0].start_time: must be a time in UTC, YYYY-MM-DDTHH:MM:SSZ (e.g. 2026-11-21T08:30:00Z" "... start_time is UTC, with an example"
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); c=d['competition']; c.update(id='42', name='Spring Open'); print(json.dumps({'version': 1, 'competition': c}))" "$T/e1.json" >"$T/bare.json"
+S "$MSG" import "$T/bare.json"
+expect 0 "a document without its empty lists"
+like "$T/out" "imported competition 42: 0 wods, 0 spots, 0 zones, 0 heats, 0 lanes" "... imported"
+is "$(sqlite3 "$MSG" "SELECT name FROM competition WHERE id = 42")" "Spring Open" "... the competition is there"
+if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null; then
+    mkdir "$T/nobody"
+    cp "$MSG" "$T/nobody/n.db"
+    chown -R nobody "$T/nobody"
+    cp "$T/e1.json" "$T/private.json"
+    chmod 0600 "$T/private.json"
+    set +e
+    runuser -u nobody -- "$ADMIN" --params "$T/nobody/n.db" import "$T/private.json" >"$T/out" 2>"$T/err"
+    RC=$?
+    set -e
+    expect 1 "a file the command's user cannot read"
+    like "$T/err" "give the file on standard input instead: '-' as the file, and '< $T/private.json'" "... says to use '-' and standard input"
+    set +e
+    runuser -u nobody -- "$ADMIN" --params "$T/nobody/n.db" import - <"$T/private.json" >"$T/out" 2>"$T/err"
+    RC=$?
+    set -e
+    expect 0 "... which works"
+else
+    echo "# not run: a file the command's user cannot read (needs root to be another user)"
+fi
+
+# ------------------------------------------------------------------ no lost update through import (issue 27)
+LOST=$T/lost.db
+newdb "$LOST"
+sqlite3 "$LOST" <"$ROOT/sql/demo.sql"
+S "$LOST" export 1
+cp "$T/out" "$T/lost.json"
+ok "export records its origin: a tag per row" python3 -c "import json,sys; d=json.load(open(sys.argv[1])); t=d['origin']['tags']; assert sorted(t) == ['competition','heats','lanes','spots','wods','zones'] and len(t['lanes']) == 30 and all(len(v) == 16 for v in t['lanes'].values())" "$T/lost.json"
+LANE=$(python3 -c "import json,sys; print([l['id'] for l in json.load(open(sys.argv[1]))['lanes'] if l['score'] is None][0])" "$T/lost.json")
+# the organizer edits a team's name in the export; meanwhile a judge's PUT stores a score
+edit "$T/lost.json" "$T/lost-edit.json" "d['spots'][0]['name'] = 'Edited Team'"
+sqlite3 "$LOST" "UPDATE lane SET score = '245' WHERE id = $LANE"
+before=$(state "$LOST")
+S "$LOST" import "$T/lost-edit.json"
+expect 1 "import of an export whose lane changed since"
+like "$T/err" "lane $LANE changed in the database since the export: score \"245\" in the database, null in the document" "... names the lane and what changed"
+like "$T/err" "document refused: 1 row changed in the database since the export, nothing was changed" "... refused"
+like "$T/err" "or give --force to overwrite it" "... says how to go on"
+is "$(state "$LOST")" "$before" "... nothing was written"
+is "$(sqlite3 "$LOST" "SELECT score FROM lane WHERE id = $LANE")" 245 "... the judge's score stays"
+S "$LOST" import "$T/lost-edit.json" --force
+expect 0 "the same with --force"
+like "$T/err" "overwriting (--force): lanes[" "... says what it overwrites"
+is "$(sqlite3 "$LOST" "SELECT quote(score) FROM lane WHERE id = $LANE")" NULL "... applied: the lane is back to null"
+is "$(sqlite3 "$LOST" "SELECT name FROM spot WHERE id = 101")" "Edited Team" "... with the edit"
+# the document's row already equal to the database's: nothing is overwritten
+S "$LOST" export 1
+cp "$T/out" "$T/lost2.json"
+sqlite3 "$LOST" "UPDATE spot SET affiliate = 'Box Nord' WHERE id = 102"
+edit "$T/lost2.json" "$T/lost2-edit.json" "d['spots'][1]['affiliate'] = 'Box Nord'; d['zones'][0]['name'] = 'Main floor'"
+S "$LOST" import "$T/lost2-edit.json"
+expect 0 "a row changed since, to what the document says"
+is "$(sqlite3 "$LOST" "SELECT name FROM zone WHERE id = 21")" "Main floor" "... imported"
+# --replace would delete a row added since the export
+sqlite3 "$LOST" "INSERT INTO spot (id, competition_id, name) VALUES (190, 1, 'Late team')"
+S "$LOST" import "$T/lost2-edit.json" --replace
+expect 1 "--replace of an export that lacks a row added since"
+like "$T/err" "spot 190 was added to the database since the export: --replace would delete it" "... names it"
+is "$(sqlite3 "$LOST" "SELECT COUNT(*) FROM spot WHERE id = 190")" 1 "... the late team stays"
+# a row deleted since: the import would bring it back
+sqlite3 "$LOST" "DELETE FROM spot WHERE id = 190; DELETE FROM lane WHERE id = 1030"
+S "$LOST" import "$T/lost2-edit.json"
+expect 1 "an export whose lane was deleted since"
+like "$T/err" "lane 1030 was deleted from the database since the export: the import would bring it back" "... names it"
+# a document written by hand (no origin): as before
+edit "$T/lost.json" "$T/hand.json" "d.pop('origin'); d['spots'][0]['name'] = 'By hand'"
+S "$LOST" import "$T/hand.json"
+expect 0 "a document without origin overwrites as it says"
+is "$(sqlite3 "$LOST" "SELECT name FROM spot WHERE id = 101")" "By hand" "... imported"
+# a copy into another database: nothing to overwrite
+COPY=$T/copy.db
+newdb "$COPY"
+S "$COPY" import "$T/lost-edit.json"
+expect 0 "an export imported into another database"
+
+# ------------------------------------------------------------------ stored scores under a WOD's new rules (issue 34)
+SC=$T/scores.db
+newdb "$SC"
+sqlite3 "$SC" <"$ROOT/sql/demo.sql"
+S "$SC" export 1
+cp "$T/out" "$T/sc.json"
+n11=$(sqlite3 "$SC" "SELECT COUNT(*) FROM lane l JOIN heat h ON h.id = l.heat_id WHERE h.wod_id = 11 AND l.score IS NOT NULL AND l.score <> 'WD'")
+edit "$T/sc.json" "$T/sc-reps.json" "w=[x for x in d['wods'] if x['id'] == '11'][0]; w['scoring'] = 'reps'; w['time_cap'] = None; [d.pop(k) for k in ('lanes', 'origin')]"
+before=$(state "$SC")
+S "$SC" import "$T/sc-reps.json"
+expect 1 "a WOD's scoring changed under its stored scores (lanes left out)"
+like "$T/err" "wods[0]: $n11 stored scores of its heats' lanes would no longer fit its scoring and time_cap (seconds) (lane " "... says how many ($n11)"
+is "$(state "$SC")" "$before" "... nothing was written"
+edit "$T/sc.json" "$T/sc-cap.json" "w=[x for x in d['wods'] if x['id'] == '11'][0]; w['time_cap'] = 400"
+n400=$(sqlite3 "$SC" "SELECT COUNT(*) FROM lane l JOIN heat h ON h.id = l.heat_id WHERE h.wod_id = 11 AND l.score > '06:40' AND l.score NOT LIKE 'CAP%'")
+S "$SC" import "$T/sc-cap.json"
+expect 1 "a lower time_cap under the stored times (the whole export)"
+like "$T/err" "wods[0]: $n400 stored scores of its heats' lanes would no longer fit" "... says how many ($n400)"
+unlike() { if ! grep -Fq -- "$2" "$1"; then pass "$3"; else fail "$3"; fi; }
+unlike "$T/err" "lanes[" "... one message for the WOD, not one per lane"
+edit "$T/sc.json" "$T/sc-ok.json" "w=[x for x in d['wods'] if x['id'] == '11'][0]; w['time_cap'] = 600"
+S "$SC" import "$T/sc-ok.json"
+expect 0 "a higher time_cap: every stored score still fits"
+edit "$T/sc.json" "$T/sc-fix.json" "w=[x for x in d['wods'] if x['id'] == '12'][0]; w['scoring'] = 'time'; w['time_cap'] = None; [l.__setitem__('score', '9:00') for l in d['lanes'] if l['score'] in ('212', '198', '187')]"
+S "$SC" import "$T/sc-fix.json" --force
+expect 0 "a new scoring with the scores changed to fit it"
+is "$(sqlite3 "$SC" "SELECT scoring FROM wod WHERE id = 12")" time "... imported"
+
 # ------------------------------------------------------------------ PostgreSQL
 # The checks of this part: with --no-pg, that many are shown as skipped (and a run
 # of the part checks that it still has that many).
-PG_CHECKS=18
+PG_CHECKS=40
 PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
 if [ "$PG" = yes ]; then
     { [ -n "$PGBIN" ] && [ -x "$PGBIN/initdb" ]; } \
@@ -272,7 +400,7 @@ if [ "$PG" = yes ]; then
     expect 1 "PostgreSQL: a bad reference"
     like "$T/err" "heats[3].zone_id: zone 7 is not in competition 1" "... named"
     is "$(pgstate empty)" "$before" "... nothing changed"
-    P "$PGE" import "$T/less.json" --replace
+    P "$PGE" import "$T/less.json" --replace --force
     expect 0 "PostgreSQL: --replace"
     is "$(pq empty -c "SELECT COUNT(*) FROM lane")" 29 "... the lane is gone"
     printf 'name,division,bib\n"Nord, Team",RX,301\nSud,,\n' >"$CSV"
@@ -286,6 +414,59 @@ if [ "$PG" = yes ]; then
     S "$LB" export-results 1
     expect 0 "SQLite: export-results of the same data"
     ok "... the same as PostgreSQL's" cmp -s "$T/pg-results.csv" "$T/out"
+
+    # ---- PostgreSQL: no lost update, stored scores (issues 27 and 34)
+    P "$PGE" export 1
+    cp "$T/out" "$T/pglost.json"
+    PLANE=$(python3 -c "import json,sys; print([l['id'] for l in json.load(open(sys.argv[1]))['lanes'] if l['score'] is None][0])" "$T/pglost.json")
+    edit "$T/pglost.json" "$T/pglost-edit.json" "d['spots'][0]['name'] = 'Edited Team'"
+    pq empty -c "UPDATE lane SET score = '245' WHERE id = $PLANE"
+    before=$(pgstate empty)
+    P "$PGE" import "$T/pglost-edit.json"
+    expect 1 "PostgreSQL: import of an export whose lane changed since"
+    like "$T/err" "lane $PLANE changed in the database since the export: score \"245\" in the database, null in the document" "... names the lane"
+    is "$(pgstate empty)" "$before" "... nothing was written"
+    P "$PGE" import "$T/pglost-edit.json" --force
+    expect 0 "PostgreSQL: the same with --force"
+    is "$(pq empty -c "SELECT COALESCE(score, 'null') FROM lane WHERE id = $PLANE")" null "... applied"
+    P "$PGE" export 1
+    edit "$T/out" "$T/pgsc.json" "w=[x for x in d['wods'] if x['id'] == '11'][0]; w['scoring'] = 'reps'; w['time_cap'] = None; [d.pop(k) for k in ('lanes', 'origin')]"
+    pn=$(pq empty -c "SELECT COUNT(*) FROM lane l JOIN heat h ON h.id = l.heat_id WHERE h.wod_id = 11 AND l.score IS NOT NULL AND l.score <> 'WD'")
+    before=$(pgstate empty)
+    P "$PGE" import "$T/pgsc.json"
+    expect 1 "PostgreSQL: a WOD's scoring changed under its stored scores"
+    like "$T/err" "wods[0]: $pn stored scores of its heats' lanes would no longer fit" "... says how many ($pn)"
+    is "$(pgstate empty)" "$before" "... nothing was written"
+    printf 'Name;Bib\n"Sud; Est";601\n' >"$CSV"
+    P "$PGE" import-spots 1 "$CSV"
+    expect 0 "PostgreSQL: import-spots of a CSV with ';'"
+    is "$(pq empty -c "SELECT name FROM spot WHERE bib = 601")" "Sud; Est" "... read"
+
+    # ---- PostgreSQL: the organizer role and grants (issues 27 and 34)
+    pauth() { pq empty -c "SELECT auth FROM revision"; }
+    printf 'Pg-Org-Pw\n' >"$T/in"
+    P "$PGE" --cost 4 add porg --role organizer
+    expect 0 "PostgreSQL: add --role organizer"
+    is "$(pq empty -c "SELECT role FROM account WHERE name = 'porg'")" organizer "... stored"
+    a0=$(pauth)
+    P "$PGE" grant porg editor --competition 1
+    expect 0 "PostgreSQL: grant"
+    ok "... revision.auth moved (insert)" test "$(pauth)" -gt "$a0"
+    a0=$(pauth)
+    P "$PGE" grant porg organizer --competition 1
+    expect 0 "PostgreSQL: a second grant replaces the first"
+    is "$(pq empty -c "SELECT COUNT(*) || ' ' || MAX(role) FROM account_grant")" "1 organizer" "... one grant"
+    ok "... revision.auth moved (update)" test "$(pauth)" -gt "$a0"
+    P "$PGE" list
+    like "$T/out" "1:organizer" "PostgreSQL: list shows the grant"
+    a0=$(pauth)
+    P "$PGE" revoke-grant porg --competition 1
+    expect 0 "PostgreSQL: revoke-grant"
+    ok "... revision.auth moved (delete)" test "$(pauth)" -gt "$a0"
+    P "$PGE" revoke-grant porg --competition 1
+    expect 2 "PostgreSQL: revoke-grant when there is none"
+    P "$PGE" grant porg editor --competition 42
+    expect 2 "PostgreSQL: a grant on a competition that does not exist"
     [ "$((n - n_before_pg))" -eq "$PG_CHECKS" ] || {
         echo "Bail out! the PostgreSQL part ran $((n - n_before_pg)) checks, PG_CHECKS says $PG_CHECKS: correct it"
         exit 1

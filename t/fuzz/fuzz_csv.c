@@ -1,4 +1,6 @@
-/* fuzz_csv.c: libFuzzer target for ranking-admin's CSV reader (tools/admin_csv.c).
+/* fuzz_csv.c: libFuzzer target for the CSV reader (lib/rk_csv.c) and the team lists
+ * read from it (lib/rk_spots_csv.c: ranking-admin import-spots and the API's POST of
+ * spots as text/csv).
  *
  * The input is parsed as it is (copied into a heap buffer of exactly its size, so
  * ASan catches a read past it).  Checks:
@@ -6,15 +8,23 @@
  *     with "line N: " where N is at least 1 and at most the input's line count;
  *   - each record's line numbers never go down and stay within the input's lines;
  *     every field's length is its strlen (no NUL inside) and the fields are UTF-8;
- *   - fields written back with admin_csv_field, one record a line (CRLF), parse again
+ *   - fields written back with rk_csv_field, one record a line (CRLF), parse again
  *     into the same fields, and the input without a byte order mark gives the same
- *     records as with one (a second mark would be text). */
+ *     records as with one (a second mark would be text);
+ *   - the team list of the input, against two known spots: a plan (every line with a
+ *     name, added + updated = its lines, a bib of digits without leading zero) or
+ *     errors, each "line N: " with N within the input's lines, sorted by line. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "admin_csv.h"
+#include <apr_general.h>
+#include <apr_pools.h>
+#include <apr_tables.h>
+
+#include "rk_csv.h"
+#include "rk_spots_csv.h"
 
 #define CHECK(cond) do { if (!(cond)) { \
     fprintf(stderr, "fuzz_csv: invariant failed: %s (line %d)\n", #cond, __LINE__); \
@@ -39,12 +49,12 @@ static int on_record(void *ctx, size_t line, size_t nfields, char *const *fields
     s->records++;
     for (i = 0; i < nfields; i++) {
         CHECK(strlen(fields[i]) == lens[i]);
-        CHECK(admin_utf8_valid(fields[i], lens[i]));
+        CHECK(rk_csv_utf8_valid(fields[i], lens[i]));
         if (s->out) {
             if (i) {
                 fputc(',', s->out);
             }
-            admin_csv_field(s->out, fields[i]);
+            rk_csv_field(s->out, fields[i]);
         }
         s->seen = realloc(s->seen, s->seen_len + lens[i] + 2);
         CHECK(s->seen != NULL);
@@ -72,7 +82,51 @@ static int run(const char *buf, size_t n, state *s, char *err, size_t errsize)
 {
     memset(s, 0, sizeof(*s));
     s->lines = count_lines(buf, n);
-    return admin_csv_parse(buf, n, on_record, s, err, errsize);
+    return rk_csv_parse(buf, n, ',', on_record, s, err, errsize);
+}
+
+/* The team list of BUF (N bytes, LINES lines): a plan or sorted errors. */
+static void team_list(const char *buf, size_t n, size_t lines)
+{
+    static apr_pool_t *root;
+    static const rk_spot_known known[] = { { "1", "A", "1" }, { "2", "B", NULL } };
+    apr_pool_t *p;
+    apr_array_header_t *errors;
+    rk_spots_plan *plan;
+    unsigned long last = 0;
+    int i;
+
+    if (!root) {
+        CHECK(apr_initialize() == APR_SUCCESS);
+        CHECK(apr_pool_create(&root, NULL) == APR_SUCCESS);
+    }
+    CHECK(apr_pool_create(&p, root) == APR_SUCCESS);
+    errors = apr_array_make(p, 4, sizeof(const char *));
+    plan = rk_spots_csv_plan(p, buf, n, known, 2, errors);
+    if (plan) {
+        CHECK(errors->nelts == 0);
+        CHECK(plan->separator == ',' || plan->separator == ';');
+        CHECK(plan->added + plan->updated == plan->lines->nelts);
+        for (i = 0; i < plan->lines->nelts; i++) {
+            const rk_spot_line *l = &APR_ARRAY_IDX(plan->lines, i, rk_spot_line);
+
+            CHECK(l->name && *l->name);
+            CHECK(l->line >= 2 && l->line <= lines);
+            CHECK(!l->bib || (l->bib[0] >= '1' && l->bib[0] <= '9'
+                              && strspn(l->bib, "0123456789") == strlen(l->bib)));
+        }
+    }
+    else {
+        CHECK(errors->nelts > 0);
+        for (i = 0; i < errors->nelts; i++) {
+            unsigned long line = 0;
+
+            CHECK(sscanf(APR_ARRAY_IDX(errors, i, const char *), "line %lu: ", &line) == 1);
+            CHECK(line >= 1 && line <= lines && line >= last);
+            last = line;
+        }
+    }
+    apr_pool_destroy(p);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -85,6 +139,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     CHECK(buf != NULL);
     memcpy(buf, data, size);
+    team_list(buf, size, count_lines(buf, size));
     rc = run(buf, size, &a, err, sizeof(err));
     CHECK(rc == 0 || rc == -1);
     if (rc == -1) {
@@ -99,7 +154,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         b.out = open_memstream(&back, &back_len);
         CHECK(b.out != NULL);
         b.lines = a.lines;
-        CHECK(admin_csv_parse(buf, size, on_record, &b, err, sizeof(err)) == 0);
+        CHECK(rk_csv_parse(buf, size, ',', on_record, &b, err, sizeof(err)) == 0);
         fclose(b.out);
         free(b.seen);
         CHECK(run(back, back_len, &c, err, sizeof(err)) == 0);

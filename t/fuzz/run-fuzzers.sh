@@ -43,8 +43,9 @@ sources_for() {
         bearer)  echo "$SRC/rk_token.c" ;;
         connect|lane) echo "$SRC/rk_body.c $SRC/rk_router.c $SRC/rk_json.c $SRC/rk_score.c" ;;
         score)   echo "$SRC/rk_score.c" ;;
-        # ranking-admin's CSV reader (its header is found with -I tools)
-        csv)     echo "$ROOT/tools/admin_csv.c" ;;
+        # the CSV reader and the team lists (rk_spots_csv.c counts characters with
+        # rk_body.c, whose tiebreaks need rk_score.c, rk_router.c and rk_json.c)
+        csv)     echo "$SRC/rk_csv.c $SRC/rk_spots_csv.c $SRC/rk_body.c $SRC/rk_score.c $SRC/rk_router.c $SRC/rk_json.c" ;;
         # the parsers of headers and query strings (rk_cond.c hashes with rk_token.c,
         # rk_gzip.c needs zlib: -lz below)
         headers) echo "$SRC/rk_query.c $SRC/rk_gzip.c $SRC/rk_cond.c $SRC/rk_token.c $SRC/rk_live.c $SRC/rk_cors.c $SRC/rk_router.c $SRC/rk_json.c" ;;

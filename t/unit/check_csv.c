@@ -1,12 +1,12 @@
-/* check_csv.c: Check unit tests of ranking-admin's CSV reader and writer
- * (tools/admin_csv.c): RFC 4180 quoting, line ends, the byte order mark, errors with
+/* check_csv.c: Check unit tests of the CSV reader and writer
+ * (lib/rk_csv.c): RFC 4180 quoting, line ends, the byte order mark, errors with
  * line numbers, UTF-8. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "admin_csv.h"
+#include "rk_csv.h"
 
 /* The records read, as text: fields joined by '|', records by '/', each record
  * preceded by its line number and ':'. */
@@ -44,7 +44,7 @@ static int on_record(void *ctx, size_t line, size_t nfields, char *const *fields
 static int parse(const char *in, size_t len, collect *c, char *err)
 {
     memset(c, 0, sizeof(*c));
-    return admin_csv_parse(in, len, on_record, c, err, 256);
+    return rk_csv_parse(in, len, ',', on_record, c, err, 256);
 }
 
 #define OK(in, want) do { collect c_; char e_[256]; \
@@ -82,10 +82,10 @@ START_TEST(bom_and_utf8)
     OK("\xF0\x9F\x8F\x8B\n", "1:\xF0\x9F\x8F\x8B");
     /* a BOM later than the first bytes is text */
     OK("a\n\xEF\xBB\xBF" "b\n", "1:a/2:\xEF\xBB\xBF" "b");
-    BAD("ok\n\xC3\n", "line 2: not UTF-8 text");
-    BAD("ok\nok\n\xC0\xAF\n", "line 3: not UTF-8 text");           /* overlong */
-    BAD("\xED\xA0\x80\n", "line 1: not UTF-8 text");                /* surrogate */
-    BAD("\xF4\x90\x80\x80\n", "line 1: not UTF-8 text");            /* > U+10FFFF */
+    BAD("ok\n\xC3\n", "line 2: not UTF-8 text (save the file as CSV in UTF-8)");
+    BAD("ok\nok\n\xC0\xAF\n", "line 3: not UTF-8 text (save the file as CSV in UTF-8)");           /* overlong */
+    BAD("\xED\xA0\x80\n", "line 1: not UTF-8 text (save the file as CSV in UTF-8)");                /* surrogate */
+    BAD("\xF4\x90\x80\x80\n", "line 1: not UTF-8 text (save the file as CSV in UTF-8)");            /* > U+10FFFF */
     BAD("a\nb\0c\n", "line 2: a NUL byte");
 }
 END_TEST
@@ -101,6 +101,25 @@ START_TEST(syntax_errors)
 }
 END_TEST
 
+START_TEST(semicolon_separator)
+{
+    collect c;
+    char e[256];
+
+    ck_assert_int_eq(rk_csv_separator("name;bib\nA,B;1\n", 15), ';');
+    ck_assert_int_eq(rk_csv_separator("\xEF\xBB\xBFname;bib\r\n", 13), ';');
+    ck_assert_int_eq(rk_csv_separator("name;x,bib\n", 11), ',');  /* both: commas */
+    ck_assert_int_eq(rk_csv_separator("name\nA;B\n", 10), ',');   /* the header decides */
+    ck_assert_int_eq(rk_csv_separator("", 0), ',');
+    memset(&c, 0, sizeof(c));
+    ck_assert_int_eq(rk_csv_parse("a;\"b;c\";d,e\n", 12, ';', on_record, &c, e, sizeof(e)), 0);
+    ck_assert_str_eq(c.out, "1:a|b;c|d,e");
+    memset(&c, 0, sizeof(c));
+    ck_assert_int_eq(rk_csv_parse("a;\"b\",c\n", 8, ';', on_record, &c, e, sizeof(e)), -1);
+    ck_assert_str_eq(e, "line 1: text after the closing quote of a field");
+}
+END_TEST
+
 START_TEST(records_before_an_error_and_stop)
 {
     collect c;
@@ -110,7 +129,7 @@ START_TEST(records_before_an_error_and_stop)
     ck_assert_str_eq(c.out, "1:a/2:b");
     memset(&c, 0, sizeof(c));
     c.stop_at = 2;
-    ck_assert_int_eq(admin_csv_parse("a\nb\nc\n", 6, on_record, &c, e, sizeof(e)), 7);
+    ck_assert_int_eq(rk_csv_parse("a\nb\nc\n", 6, ',', on_record, &c, e, sizeof(e)), 7);
     ck_assert_int_eq(c.records, 2);
 }
 END_TEST
@@ -129,7 +148,7 @@ START_TEST(long_fields_and_many_fields)
     in[n] = '\n';
     memset(&c, 0, sizeof(c));
     c.stop_at = 0;
-    rc = admin_csv_parse(in, n + 1, on_record, &c, e, sizeof(e));
+    rc = rk_csv_parse(in, n + 1, ',', on_record, &c, e, sizeof(e));
     ck_assert_int_eq(rc, 0);
     ck_assert_int_eq(c.records, 1);
     ck_assert_uint_eq(c.fields, n / 2 + 1);   /* the last comma opens an empty field */
@@ -146,7 +165,7 @@ static void write_field(const char *s)
     memset(written, 0, sizeof(written));
     f = fmemopen(written, sizeof(written), "w");
     ck_assert_ptr_nonnull(f);
-    admin_csv_field(f, s);
+    rk_csv_field(f, s);
     fclose(f);
 }
 
@@ -182,7 +201,7 @@ START_TEST(writer_reads_back)
         if (i) {
             fputc(',', f);
         }
-        admin_csv_field(f, fields[i]);
+        rk_csv_field(f, fields[i]);
     }
     fputs("\r\n", f);
     fclose(f);
@@ -193,13 +212,14 @@ END_TEST
 
 static Suite *csv_suite(void)
 {
-    Suite *s = suite_create("admin_csv");
+    Suite *s = suite_create("rk_csv");
     TCase *tc = tcase_create("core");
 
     tcase_add_test(tc, plain_records);
     tcase_add_test(tc, quoted_fields);
     tcase_add_test(tc, bom_and_utf8);
     tcase_add_test(tc, syntax_errors);
+    tcase_add_test(tc, semicolon_separator);
     tcase_add_test(tc, records_before_an_error_and_stop);
     tcase_add_test(tc, long_fields_and_many_fields);
     tcase_add_test(tc, writer_quotes_what_needs_it);

@@ -1,7 +1,7 @@
 /* check_doc.c: Check unit tests of ranking-admin's competition document and import
  * checks (tools/admin_doc.c): the shape, references inside the document and to the
  * database's rows, uniqueness, typed scores, --replace, the plan of the writes, the
- * export form, the CSV team list, and the statements built from the tables. */
+ * export form, and the statements built from the tables. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,8 +144,11 @@ START_TEST(shape_errors_name_the_place)
     refused("[]", NULL, 0, "the document must be a JSON object, not an array");
     refused(DOC(COMP, WODS, SPOTS, ZONES, HEATS, "\"lanes\":{}"), NULL, 0,
             "lanes: must be an array, not an object");
-    refused("{\"version\":1," COMP "," WODS "," SPOTS "," ZONES "," HEATS "}", NULL, 0,
-            "lanes: missing");
+    /* an empty list may be left out; the competition may not */
+    ck_assert_ptr_nonnull(check("{\"version\":1," COMP "," WODS "," SPOTS "," ZONES "," HEATS "}",
+                                NULL, 0));
+    ck_assert_ptr_nonnull(check("{\"version\":1," COMP "}", NULL, 0));
+    refused("{\"version\":1," WODS "}", NULL, 0, "competition: missing");
     refused(replace_in(GOOD, "\"version\":1", "\"version\":2"), NULL, 0,
             "version: must be 1 (this ranking-admin reads version 1 documents)");
     refused(replace_in(GOOD, "\"version\":1,", "\"version\":1,\"extra\":0,"), NULL, 0,
@@ -168,9 +171,16 @@ START_TEST(shape_errors_name_the_place)
     refused(replace_in(GOOD, "\"status\":\"upcoming\"", "\"status\":\"done\""), NULL, 0,
             "competition.status: must be one of upcoming, in_progress, finished");
     refused(replace_in(GOOD, "\"2026-11-21\"", "\"2026-02-30\""), NULL, 0,
-            "competition.start_date: must be a date YYYY-MM-DD or null");
+            "competition.start_date: must be a date YYYY-MM-DD (e.g. 2026-11-21) or null");
     refused(replace_in(GOOD, "\"2026-11-21T09:30:00Z\"", "\"2026-11-21T24:00:00Z\""), NULL, 0,
-            "heats[0].start_time: must be a time YYYY-MM-DDTHH:MM:SSZ (UTC) or null");
+            "heats[0].start_time: must be a time in UTC, YYYY-MM-DDTHH:MM:SSZ (e.g. "
+            "2026-11-21T08:30:00Z for 9:30 in Paris in winter), or null");
+    refused(replace_in(GOOD, "\"time_cap\":600", "\"time_cap\":\"10:00\""), NULL, 0,
+            "wods[0].time_cap: must be an integer of seconds (e.g. 720 for a cap of 12:00) "
+            "or null, not a string");
+    refused(replace_in(GOOD, "\"time_cap\":600", "\"time_cap\":360000"), NULL, 0,
+            "wods[0].time_cap: 360000 is out of range (1 to 359999 seconds, e.g. 720 for a "
+            "cap of 12:00)");
     refused(replace_in(GOOD, "\"name\":\"C\"", "\"name\":null"), NULL, 0,
             "competition.name: must not be null");
     refused(replace_in(GOOD, "\"id\":\"12\"", "\"id\":\"11\""), NULL, 0,
@@ -308,88 +318,87 @@ START_TEST(merge_lane_conflicts_with_database_rows)
 }
 END_TEST
 
-/* ---- team lists */
+/* ---- stored scores under new rules, and the origin of an export */
 
-static apr_array_header_t *spots_csv(const char *csv, const admin_doc *base)
+/* The rows of the GOOD document, as the database would hold them. */
+static admin_doc *good_rows(void)
 {
-    errors = apr_array_make(pool, 4, sizeof(const char *));
-    return admin_spots_csv(pool, csv, strlen(csv), "1", base ? base : admin_doc_make(pool), errors);
+    admin_import *im = check(GOOD, NULL, 0);
+
+    ck_assert_ptr_nonnull(im);
+    return im->doc;
 }
 
-static void csv_refused(const char *csv, const admin_doc *base, const char *want)
+START_TEST(stored_scores_under_new_rules)
 {
-    apr_array_header_t *rows = spots_csv(csv, base);
-    int i, found = 0;
-    const char *all = "";
+    admin_doc *base = good_rows();
+    const char *no_lanes = replace_in(GOOD, "," LANES, "");
 
-    ck_assert_ptr_null(rows);
-    for (i = 0; i < errors->nelts; i++) {
-        found |= strcmp(APR_ARRAY_IDX(errors, i, const char *), want) == 0;
-        all = apr_pstrcat(pool, all, "\n  ", APR_ARRAY_IDX(errors, i, const char *), NULL);
-    }
-    ck_assert_msg(found, "no error '%s' in:%s", want, all);
-}
-
-START_TEST(team_list_rows)
-{
-    apr_array_header_t *rows;
-    admin_spot_in *in;
-
-    rows = spots_csv("\xEF\xBB\xBF" "Bib, Name ,division,affiliate\r\n"
-                     "007,\"Team \"\"A\"\"\",RX,\r\n,,,\r\n,B,,Box\r\n", NULL);
-    ck_assert_ptr_nonnull(rows);
-    ck_assert_int_eq(rows->nelts, 2);
-    in = &APR_ARRAY_IDX(rows, 0, admin_spot_in);
-    ck_assert_uint_eq(in->line, 2);
-    ck_assert_str_eq(in->row[2], "Team \"A\"");
-    ck_assert_str_eq(in->row[3], "RX");
-    ck_assert_ptr_null(in->row[4]);
-    ck_assert_str_eq(in->row[5], "7");
-    ck_assert_ptr_null(in->row[0]);
-    ck_assert_int_eq(in->exists, 0);
-    in = &APR_ARRAY_IDX(rows, 1, admin_spot_in);
-    ck_assert_uint_eq(in->line, 4);
-    ck_assert_ptr_null(in->row[5]);
-    ck_assert_str_eq(in->row[4], "Box");
-}
-END_TEST
-
-START_TEST(team_list_matches_the_database)
-{
-    apr_array_header_t *rows;
-    admin_doc *base = db_rows();
-    const char *s2[] = { "10", "1", "Twin", NULL, NULL, NULL };
-    const char *s3[] = { "11", "1", "Twin", NULL, NULL, NULL };
-
-    /* by bib */
-    rows = spots_csv("name,bib\nRenamed,9\n", base);
-    ck_assert_ptr_nonnull(rows);
-    ck_assert_str_eq(APR_ARRAY_IDX(rows, 0, admin_spot_in).row[0], "8");
-    ck_assert_int_eq(APR_ARRAY_IDX(rows, 0, admin_spot_in).bib_changes, 0);
-    /* by name, taking a bib */
-    rows = spots_csv("name,bib\nOld team,12\n", base);
-    ck_assert_ptr_nonnull(rows);
-    ck_assert_str_eq(APR_ARRAY_IDX(rows, 0, admin_spot_in).row[0], "8");
-    ck_assert_int_eq(APR_ARRAY_IDX(rows, 0, admin_spot_in).bib_changes, 1);
-    admin_doc_add(pool, base, AD_SPOT, s2);
-    admin_doc_add(pool, base, AD_SPOT, s3);
-    csv_refused("name\nTwin\n", base, "line 2: 2 spots of competition 1 are named 'Twin': give the bib");
-    csv_refused("name,bib\nOld team,\nX,9\n", base, "line 3: the team of line 2 is already spot 8");
+    foreign_owner = NULL;
+    /* a lower cap: 7:45 no longer fits 300 s (CAP+3 does) */
+    refused(replace_in(no_lanes, "\"time_cap\":600", "\"time_cap\":300"), base, 0,
+            "wods[0]: 1 stored score of its heats' lanes would no longer fit its scoring and "
+            "time_cap (seconds) (lane 51: \"7:45\"): change that score too, or keep the "
+            "scoring and time_cap");
+    /* with the lanes in the document, unchanged: the same one message */
+    refused(replace_in(GOOD, "\"time_cap\":600", "\"time_cap\":300"), base, 0,
+            "wods[0]: 1 stored score of its heats' lanes would no longer fit its scoring and "
+            "time_cap (seconds) (lane 51: \"7:45\"): change that score too, or keep the "
+            "scoring and time_cap");
+    ck_assert_int_eq(errors->nelts, 1);
+    /* reps: both refused */
+    refused(replace_in(no_lanes, "\"scoring\":\"time\",\"time_cap\":600",
+                       "\"scoring\":\"reps\",\"time_cap\":null"), base, 0,
+            "wods[0]: 2 stored scores of its heats' lanes would no longer fit its scoring and "
+            "time_cap (seconds) (lane 51: \"7:45\"): change those scores too, or keep the "
+            "scoring and time_cap");
+    /* a heat moved to a WOD whose rules its scores do not fit */
+    refused(replace_in(no_lanes, "\"wod_id\":\"11\"", "\"wod_id\":\"12\""), base, 0,
+            "heats[0].wod_id: 2 stored scores of lanes would no longer fit the scoring and "
+            "time_cap of the WOD (lane 51: \"7:45\"): change those scores too, or keep the WOD");
+    /* a higher cap, or a new score that fits: accepted */
+    ck_assert_ptr_nonnull(check(replace_in(no_lanes, "\"time_cap\":600", "\"time_cap\":900"),
+                                base, 0));
+    ck_assert_ptr_nonnull(check(replace_in(replace_in(GOOD, "\"time_cap\":600", "\"time_cap\":300"),
+                                           "\"score\":\"7:45\"", "\"score\":\"4:59\""), base, 0));
 }
 END_TEST
 
-START_TEST(team_list_errors_with_lines)
+START_TEST(origin_conflicts)
 {
-    csv_refused("", NULL, "line 1: no header row (name, division, affiliate, bib)");
-    csv_refused("team,bib\n", NULL, "line 1: unknown column 'team' in the header (name, division, affiliate, bib)");
-    csv_refused("bib\n1\n", NULL, "line 1: the header has no column 'name' (the columns: name, division, affiliate, bib)");
-    csv_refused("name,name\n", NULL, "line 1: column 'name' twice in the header");
-    csv_refused("name,bib\nA,1\nB\n", NULL, "line 3: 1 fields, the header has 2");
-    csv_refused("name,bib\nA,1\nB,x\n", NULL, "line 3: bib 'x' is not a whole number from 1 to 9223372036854775807");
-    csv_refused("name,bib\nA,1\nB,0\n", NULL, "line 3: bib '0' is not a whole number from 1 to 9223372036854775807");
-    csv_refused("name,bib\nA,1\nB,01\n", NULL, "line 3: bib 1 is also on line 2");
-    csv_refused("name,bib\n,1\n", NULL, "line 2: the team has no name");
-    csv_refused("name\n\"A\nB\n", NULL, "line 2: a quoted field is never closed");
+    admin_doc *base = good_rows(), *now;
+    json_t *doc = admin_doc_to_json(base);
+    apr_array_header_t *out = apr_array_make(pool, 4, sizeof(const char *));
+    admin_import *im;
+    const char **lane;
+    char *text;
+
+    foreign_owner = NULL;
+    ck_assert_int_eq(admin_origin_add(pool, doc, base), 0);
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(json_object_get(
+        json_object_get(doc, "origin"), "tags"), "lanes"), "52")),
+        admin_row_tag(pool, AD_LANE, ADMIN_DOC_ROW(base, AD_LANE, 1)));
+    text = json_dumps(doc, 0);
+    /* unchanged database: no conflict */
+    im = check(text, base, 0);
+    ck_assert_ptr_nonnull(im);
+    ck_assert_int_eq(admin_origin_conflicts(pool, json_loads(text, 0, NULL), im, base, out), 0);
+    /* a judge changed lane 52 since: the import would overwrite it */
+    now = good_rows();
+    lane = ADMIN_DOC_ROW(now, AD_LANE, 1);
+    lane[AD_LANE_SCORE] = "CAP+1";
+    im = check(text, now, 0);
+    ck_assert_ptr_nonnull(im);
+    ck_assert_int_eq(admin_origin_conflicts(pool, json_loads(text, 0, NULL), im, now, out), 1);
+    ck_assert_str_eq(APR_ARRAY_IDX(out, 0, const char *),
+                     "lanes[1]: lane 52 changed in the database since the export: score "
+                     "\"CAP+1\" in the database, \"CAP+3\" in the document");
+    /* a bad origin is an error */
+    apr_array_clear(out);
+    ck_assert_int_eq(admin_origin_conflicts(pool, json_loads(replace_in(text, "\"tags\": {",
+                     "\"tags\": 1, \"x\": {"), 0, NULL), im, now, out), -1);
+    free(text);
+    json_decref(doc);
 }
 END_TEST
 
@@ -422,9 +431,8 @@ static Suite *doc_suite(void)
     tcase_add_test(tc, scores_by_the_wods_scoring);
     tcase_add_test(tc, merge_with_the_database);
     tcase_add_test(tc, merge_lane_conflicts_with_database_rows);
-    tcase_add_test(tc, team_list_rows);
-    tcase_add_test(tc, team_list_matches_the_database);
-    tcase_add_test(tc, team_list_errors_with_lines);
+    tcase_add_test(tc, stored_scores_under_new_rules);
+    tcase_add_test(tc, origin_conflicts);
     tcase_add_test(tc, statements_from_the_tables);
     suite_add_tcase(s, tc);
     return s;

@@ -1,10 +1,24 @@
-/* admin_csv.c: RFC 4180 CSV reading and writing; see admin_csv.h. */
+/* rk_csv.c: RFC 4180 CSV reading and writing; see rk_csv.h. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "admin_csv.h"
+#include "rk_csv.h"
 
-int admin_utf8_valid(const char *str, size_t n)
+char rk_csv_separator(const char *buf, size_t len)
+{
+    const char *nl;
+    size_t n;
+
+    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) {
+        buf += 3;
+        len -= 3;
+    }
+    nl = memchr(buf, '\n', len);
+    n = nl ? (size_t)(nl - buf) : len;
+    return memchr(buf, ';', n) && !memchr(buf, ',', n) ? ';' : ',';
+}
+
+int rk_csv_utf8_valid(const char *str, size_t n)
 {
     const unsigned char *s = (const unsigned char *)str;
     size_t i = 0;
@@ -92,7 +106,7 @@ static int new_field(record *r)
 }
 
 /* Hand the record over to FN: the field pointers and lengths. */
-static int emit(record *r, size_t line, admin_csv_record_fn fn, void *ctx)
+static int emit(record *r, size_t line, rk_csv_record_fn fn, void *ctx)
 {
     char **fields = malloc(r->nfields * sizeof(*fields));
     size_t *lens = malloc(r->nfields * sizeof(*lens));
@@ -120,8 +134,8 @@ static int emit(record *r, size_t line, admin_csv_record_fn fn, void *ctx)
 #define PUT(c) do { if (put(&r, (c)) != 0) { rc = -2; goto done; } } while (0)
 #define NEW_FIELD() do { if (new_field(&r) != 0) { rc = -2; goto done; } } while (0)
 
-int admin_csv_parse(const char *buf, size_t len, admin_csv_record_fn fn, void *ctx,
-                    char *err, size_t errsize)
+int rk_csv_parse(const char *buf, size_t len, char sep, rk_csv_record_fn fn, void *ctx,
+                 char *err, size_t errsize)
 {
     record r;
     size_t i = 0, line = 1, rec_line;
@@ -141,8 +155,8 @@ int admin_csv_parse(const char *buf, size_t len, admin_csv_record_fn fn, void *c
 
         for (j = i; j <= len; j++) {
             if (j == len || buf[j] == '\n') {
-                if (!admin_utf8_valid(buf + s, j - s)) {
-                    FAIL("line %zu: not UTF-8 text", line);
+                if (!rk_csv_utf8_valid(buf + s, j - s)) {
+                    FAIL("line %zu: not UTF-8 text (save the file as CSV in UTF-8)", line);
                 }
                 if (memchr(buf + s, '\0', j - s)) {
                     FAIL("line %zu: a NUL byte", line);
@@ -183,13 +197,13 @@ int admin_csv_parse(const char *buf, size_t len, admin_csv_record_fn fn, void *c
                     PUT(buf[i]);
                     i++;
                 }
-                if (i < len && buf[i] != ',' && buf[i] != '\n'
+                if (i < len && buf[i] != sep && buf[i] != '\n'
                     && !(buf[i] == '\r' && i + 1 < len && buf[i + 1] == '\n')) {
                     FAIL("line %zu: text after the closing quote of a field", line);
                 }
             }
             else {
-                while (i < len && buf[i] != ',' && buf[i] != '\n' && buf[i] != '\r') {
+                while (i < len && buf[i] != sep && buf[i] != '\n' && buf[i] != '\r') {
                     if (buf[i] == '"') {
                         FAIL("line %zu: a quote inside a field that does not start "
                              "with one (quote the field and double the quote)", line);
@@ -202,7 +216,7 @@ int admin_csv_parse(const char *buf, size_t len, admin_csv_record_fn fn, void *c
                 }
             }
             PUT('\0');
-            if (i < len && buf[i] == ',') {
+            if (i < len && buf[i] == sep) {
                 i++;
                 NEW_FIELD();
                 continue;
@@ -228,7 +242,7 @@ done:
     return rc;
 }
 
-void admin_csv_field(FILE *f, const char *s)
+void rk_csv_field(FILE *f, const char *s)
 {
     size_t n;
 
