@@ -92,6 +92,10 @@ int rk_timezone_valid(const char *s, size_t len)
         if (!letter && !(c >= '0' && c <= '9') && c != '_' && c != '-' && c != '+' && c != '.') {
             return 0;
         }
+        /* no ".." (a path's parent, in a name that is read as a file name by tz code) */
+        if (c == '.' && s[i - 1] == '.') {
+            return 0;
+        }
         if (++seg > 30) {
             return 0;
         }
