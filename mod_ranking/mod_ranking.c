@@ -11,6 +11,7 @@
 #include "mod_ranking_auth.h"
 #include "mod_ranking_board.h"
 #include "mod_ranking_cache.h"
+#include "mod_ranking_changes.h"
 #include "mod_ranking_config.h"
 #include "mod_ranking_db.h"
 #include "mod_ranking_http.h"
@@ -205,6 +206,7 @@ static void rk_register_hooks(apr_pool_t *p)
     ap_hook_insert_error_filter(rk_insert_error_filter, NULL, NULL, APR_HOOK_MIDDLE);
     rk_http_register();
     rk_live_register_hooks();
+    rkm_changes_register_hooks();
 }
 
 AP_DECLARE_MODULE(ranking) = {

@@ -8,6 +8,7 @@
 
 #include "mod_ranking_auth.h"
 #include "mod_ranking_cache.h"
+#include "mod_ranking_changes.h"
 #include "mod_ranking_config.h"
 #include "rk_body.h"
 #include "rk_json.h"
@@ -95,7 +96,7 @@ int rk_authenticate(request_rec *r, rk_req *rq)
     /* the change counters serve the handler too; the connection is opened when the
      * database is asked (a read whose counters and token are known needs none) */
     memset(&db, 0, sizeof(db));
-    if (rk_request_revision(r, &db, rq) != 0) {
+    if (rkm_request_revision(r, &db, rq) != 0) {
         rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
         return HTTP_SERVICE_UNAVAILABLE;
     }
@@ -399,7 +400,7 @@ static void rehash_password(request_rec *r, rk_db *db, const char *account, cons
         return;
     }
     rv = rk_db_query(r, db, RK_Q_ACCOUNT_REHASH, args, &nrows, APLOG_WARNING);
-    rk_db_write_unlock(db);
+    rkm_changes_write_done(db);
     if (rv == 0 && nrows == 1) {
         ap_log_rerror(APLOG_MARK, APLOG_NOTICE, 0, r, "password of user \"%s\" rehashed "
                       "from bcrypt cost %d to %d (RankingPasswordCost)",
@@ -432,7 +433,7 @@ static int issue_token(request_rec *r, rk_db *db, const char *account, apr_int64
     args[2] = apr_psprintf(r->pool, "%" APR_INT64_T_FMT, now);
     args[3] = apr_psprintf(r->pool, "%" APR_INT64_T_FMT, now + lifetime);
     rv = rv == 0 ? rk_db_query(r, db, RK_Q_TOKEN_INSERT, args, &nrows, APLOG_ERR) : rv;
-    rk_db_write_unlock(db);
+    rkm_changes_write_done(db);
     return rv == 0 ? OK : HTTP_SERVICE_UNAVAILABLE;
 }
 

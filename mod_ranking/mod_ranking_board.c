@@ -7,8 +7,9 @@
  *
  * An input at revision R, holding the change log up to id H, follows the database to
  * revision R' without a full read when R' - R equals the number of change-log records
- * after H: every accepted lane PUT or DELETE moves the revision by exactly one and
- * writes exactly one record, in one transaction, so the equality holds only when
+ * after H (rkm_changes_follow): by the rule of the change log (mod_ranking_changes.h),
+ * every accepted lane PUT or DELETE moves the revision by exactly one and writes
+ * exactly one record, in one transaction, so the equality holds only when
  * nothing but recorded lane changes happened (a change of any other row moves the
  * revision without a record; a record that commits late with an id below H, which
  * PostgreSQL allows, is counted in R' but not after H).  Then each changed lane of
@@ -16,6 +17,7 @@
  * anything else (a deleted lane, a new lane number, a lane that can no longer rank)
  * reads the whole competition again.  All of it in one read-only transaction. */
 #include "mod_ranking_board.h"
+#include "mod_ranking_changes.h"
 #include "rk_cache.h"
 #include "rk_leaderboard.h"
 
@@ -103,51 +105,24 @@ static void input_drop(board_input *in)
     }
 }
 
-/* Read every row of query Q (arguments ARGS) into an array of NCOLS strings per row,
- * copied into P: a new array when *OUT is NULL, else appended to *OUT.  The driver's
- * own structures go into TMP.  0, or -1 on a database error. */
-static int rows(request_rec *r, apr_pool_t *tmp, apr_pool_t *p, rk_db *db, rk_query_id q,
-                const char **args, int ncols, apr_array_header_t **out)
-{
-    apr_dbd_results_t *rs = NULL;
-    apr_dbd_row_t *row = NULL;
-    int i;
-
-    if (rk_db_select(r, tmp, db, q, args, &rs) != 0) {
-        return -1;
-    }
-    if (*out == NULL) {
-        *out = apr_array_make(p, 256, ncols * (int)sizeof(const char *));
-    }
-    while (apr_dbd_get_row(db->dbd->driver, tmp, rs, &row, -1) == 0) {
-        const char **v = apr_array_push(*out);
-
-        for (i = 0; i < ncols; i++) {
-            const char *c = rk_db_col(db, row, i);
-            v[i] = c ? apr_pstrdup(p, c) : NULL;
-        }
-    }
-    return 0;
-}
-
 /* The whole input of competition CID into IN, its rows in P (the driver's structures
  * in TMP).  OK, 404 when there is no such competition, or 503. */
 static int read_rows(request_rec *r, apr_pool_t *tmp, apr_pool_t *p, rk_db *db,
                      const char *cid, board_input *in)
 {
-    const char *args[1] = { cid }, *last[1];
+    const char *args[1] = { cid };
     apr_array_header_t *comp = NULL, *wods = NULL, *spots = NULL, *lanes = NULL;
     const char **v;
     rk_lb_wod *w;
     rk_lb_spot *s;
     int i;
 
-    if (rows(r, tmp, p, db, RK_Q_LB_COMPETITION, args, 2, &comp) != 0
-        || rows(r, tmp, p, db, RK_Q_LB_WODS, args, 3, &wods) != 0
-        || rows(r, tmp, p, db, RK_Q_LB_SPOTS, args, 4, &spots) != 0
-        || rows(r, tmp, p, db, RK_Q_LB_LANES, args, LB_LANE_NCOLS, &lanes) != 0
-        || rows(r, tmp, p, db, RK_Q_LB_LANES_UNTIMED, args, LB_LANE_NCOLS, &lanes) != 0
-        || rk_db_select_one(r, db, RK_Q_HISTORY_LAST, NULL, last, 1) != 1 || !last[0]) {
+    if (rk_db_select_rows(r, tmp, p, db, RK_Q_LB_COMPETITION, args, 2, &comp) != 0
+        || rk_db_select_rows(r, tmp, p, db, RK_Q_LB_WODS, args, 3, &wods) != 0
+        || rk_db_select_rows(r, tmp, p, db, RK_Q_LB_SPOTS, args, 4, &spots) != 0
+        || rk_db_select_rows(r, tmp, p, db, RK_Q_LB_LANES, args, LB_LANE_NCOLS, &lanes) != 0
+        || rk_db_select_rows(r, tmp, p, db, RK_Q_LB_LANES_UNTIMED, args, LB_LANE_NCOLS, &lanes) != 0
+        || rkm_changes_newest(r, db, &in->hist) != 0) {
         return HTTP_SERVICE_UNAVAILABLE;
     }
     if (comp->nelts == 0) {
@@ -157,7 +132,6 @@ static int read_rows(request_rec *r, apr_pool_t *tmp, apr_pool_t *p, rk_db *db,
     v = (const char **)comp->elts;
     in->in.competition_id = v[0];
     in->in.ranking = v[1];
-    in->hist = apr_atoi64(last[0]);
 
     in->in.nwods = (size_t)wods->nelts;
     in->in.wods = w = apr_pcalloc(p, (in->in.nwods + 1) * sizeof(*w));
@@ -210,18 +184,16 @@ static int same(const char *a, const char *b)
     return a && b ? strcmp(a, b) == 0 : a == b;
 }
 
-/* Patch the lanes changed after IN->hist into IN.  OK; DECLINED when IN cannot follow
+/* Patch the lanes changed after IN->hist into IN (the records after it account for
+ * every revision step since IN->rev: rkm_changes_follow).  OK; DECLINED when IN cannot follow
  * them (read it all again); 503. */
 static int patch(request_rec *r, rk_db *db, board_input *in)
 {
-    char hist[32];
-    const char *args[2] = { in->in.competition_id, hist };
-    apr_array_header_t *changes = NULL;
+    apr_array_header_t *changes = rkm_changes_lanes(r, db, in->in.competition_id, in->hist);
     const char **c;
     int i;
 
-    apr_snprintf(hist, sizeof(hist), "%" APR_INT64_T_FMT, in->hist);
-    if (rows(r, r->pool, r->pool, db, RK_Q_LB_CHANGED_LANES, args, 2, &changes) != 0) {
+    if (!changes) {
         return HTTP_SERVICE_UNAVAILABLE;
     }
     for (i = 0, c = (const char **)changes->elts; i < changes->nelts; i++, c += 2) {
@@ -262,30 +234,27 @@ static int refresh(request_rec *r, rk_db *db, const char *cid, board_input *in)
 {
     rk_rev rev;
     apr_pool_t *p;
+    apr_int64_t newest;
     int rv;
 
-    if (rk_db_revision(r, db, &rev) != 0) {
+    if (rkm_revision_read(r, db, &rev) != 0) {
         return HTTP_SERVICE_UNAVAILABLE;
     }
     if (in->pool && strcmp(in->epoch, rev.epoch) == 0 && rev.data >= in->rev
         && in->patched < MAX_PATCHED) {
-        char hist[32];
-        const char *args[1] = { hist }, *n[2];
-
         if (rev.data == in->rev) {
             return OK;
         }
-        apr_snprintf(hist, sizeof(hist), "%" APR_INT64_T_FMT, in->hist);
-        if (rk_db_select_one(r, db, RK_Q_LB_CHANGES, args, n, 2) != 1 || !n[0] || !n[1]) {
+        switch (rkm_changes_follow(r, db, in->hist, in->rev, rev.data, MAX_PATCH, &newest)) {
+        case -1:
             return HTTP_SERVICE_UNAVAILABLE;
-        }
-        if ((apr_uint64_t)apr_atoi64(n[0]) == rev.data - in->rev
-            && apr_atoi64(n[0]) <= MAX_PATCH) {
+        case 1:
             if ((rv = patch(r, db, in)) == OK) {
                 ap_log_rerror(APLOG_MARK, APLOG_TRACE1, 0, r, "leaderboard input of competition "
-                              "%s: %s lane changes followed", cid, n[0]);
+                              "%s: %" APR_UINT64_T_FMT " lane changes followed", cid,
+                              rev.data - in->rev);
                 in->rev = rev.data;
-                in->hist = apr_atoi64(n[1]);
+                in->hist = newest;
             }
             if (rv != DECLINED) {
                 if (rv != OK) {

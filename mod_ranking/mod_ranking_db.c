@@ -3,13 +3,10 @@
 #include "apr_global_mutex.h"
 #include "util_mutex.h"
 
-#include <errno.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 
 #include "mod_ranking_config.h"
 #include "mod_ranking_db.h"
-#include "rk_revshare.h"
 
 #define CONN_KEY "mod_ranking:conn"
 #define WRITE_MUTEX_TYPE "ranking-write"
@@ -23,12 +20,6 @@ struct rk_conn {
 static APR_OPTIONAL_FN_TYPE(ap_dbd_open) *dbd_open;
 static APR_OPTIONAL_FN_TYPE(ap_dbd_close) *dbd_close;
 static apr_global_mutex_t *write_mutex;
-
-/* The change counters last read by any child, one slot per virtual host (its index
- * in SLOTS, keyed by the server_rec's address), mapped by the parent at post_config
- * (rk_revshare.h; RankingRevisionCheck). */
-static rk_revshare *revshare;
-static apr_hash_t *revshare_slots;
 
 /* mod_dbd's functions, found if it is loaded (it registers them when it is loaded,
  * so check_config, which apache2 -t runs, already sees them).  0, or -1 logged. */
@@ -48,60 +39,6 @@ static int find_dbd(server_rec *s)
 int rk_db_check_config(server_rec *s)
 {
     return find_dbd(s);
-}
-
-typedef struct {
-    void *p;
-    size_t size;
-    void **slot;
-} shared_map;
-
-static apr_status_t shared_unmap(void *data)
-{
-    shared_map *m = data;
-
-    munmap(m->p, m->size);
-    if (*m->slot == m->p) {
-        *m->slot = NULL;
-    }
-    return APR_SUCCESS;
-}
-
-void *rk_shared_map(apr_pool_t *pconf, server_rec *s, size_t size, void **slot, const char *what)
-{
-    shared_map *m = apr_palloc(pconf, sizeof(*m));
-
-    m->p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (m->p == MAP_FAILED) {
-        ap_log_error(APLOG_MARK, APLOG_CRIT, errno, s, "mod_ranking: cannot map the %s", what);
-        return NULL;
-    }
-    m->size = size;
-    m->slot = slot;
-    *slot = m->p;
-    apr_pool_cleanup_register(pconf, m, shared_unmap, apr_pool_cleanup_null);
-    return m->p;
-}
-
-/* The shared change counters: a slot per server_rec (virtual host). */
-static int revshare_map(apr_pool_t *pconf, server_rec *s)
-{
-    server_rec *v;
-    uint32_t n = 0;
-
-    revshare_slots = apr_hash_make(pconf);
-    for (v = s; v; v = v->next) {
-        uint32_t *i = apr_palloc(pconf, sizeof(*i));
-
-        *i = n++;
-        apr_hash_set(revshare_slots, apr_pmemdup(pconf, &v, sizeof(v)), sizeof(v), i);
-    }
-    if (!rk_shared_map(pconf, s, rk_revshare_size(n), (void **)&revshare,
-                       "shared revision table")) {
-        return -1;
-    }
-    rk_revshare_init(revshare, n);
-    return 0;
 }
 
 /* Whether a Mutex directive of the configuration names the mutex type TYPE itself
@@ -154,9 +91,6 @@ int rk_db_post_config(apr_pool_t *pconf, server_rec *s)
     }
     if (ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_PRE_CONFIG) {
         return 0;   /* the first, dry run of the configuration */
-    }
-    if (revshare_map(pconf, s) != 0) {
-        return -1;
     }
     rv = write_mutex_create(pconf, s);
     if (rv != APR_SUCCESS) {
@@ -504,6 +438,30 @@ int rk_db_select_one(request_rec *r, rk_db *db, rk_query_id q, const char **args
     return found;
 }
 
+int rk_db_select_rows(request_rec *r, apr_pool_t *tmp, apr_pool_t *p, rk_db *db, rk_query_id q,
+                      const char **args, int ncols, apr_array_header_t **out)
+{
+    apr_dbd_results_t *rs = NULL;
+    apr_dbd_row_t *row = NULL;
+    int i;
+
+    if (rk_db_select(r, tmp, db, q, args, &rs) != 0) {
+        return -1;
+    }
+    if (*out == NULL) {
+        *out = apr_array_make(p, 256, ncols * (int)sizeof(const char *));
+    }
+    while (apr_dbd_get_row(db->dbd->driver, tmp, rs, &row, -1) == 0) {
+        const char **v = apr_array_push(*out);
+
+        for (i = 0; i < ncols; i++) {
+            const char *c = rk_db_col(db, row, i);
+            v[i] = c ? apr_pstrdup(p, c) : NULL;
+        }
+    }
+    return 0;
+}
+
 /* ---- transactions ---- */
 
 static int exec(request_rec *r, rk_db *db, const char *sql)
@@ -530,13 +488,6 @@ void rk_db_end_read(request_rec *r, rk_db *db)
 int rk_db_commit(request_rec *r, rk_db *db)
 {
     return exec(r, db, "COMMIT");
-}
-
-void rk_db_changed(void)
-{
-    if (revshare) {
-        rk_revshare_bump(revshare);
-    }
 }
 
 int rk_db_rollback(request_rec *r, rk_db *db)
@@ -631,54 +582,7 @@ int rk_db_begin_write(request_rec *r, rk_db *db, apr_time_t deadline)
 
 void rk_db_write_unlock(rk_db *db)
 {
-    /* every write (a commit, or /connect's statements outside a transaction) ends
-     * here, after it is done: what it wrote is seen by every child's next request */
-    rk_db_changed();
     if (db->conn->sqlite && write_mutex) {
         apr_global_mutex_unlock(write_mutex);
     }
-}
-
-int rk_db_revision(request_rec *r, rk_db *db, rk_rev *rev)
-{
-    const char *v[3];
-
-    if (rk_db_select_one(r, db, RK_Q_REVISION, NULL, v, 3) != 1 || !v[0] || !v[1] || !v[2]) {
-        return -1;
-    }
-    rev->epoch = v[0];
-    rev->data = (apr_uint64_t)apr_strtoi64(v[1], NULL, 10);
-    rev->auth = (apr_uint64_t)apr_strtoi64(v[2], NULL, 10);
-    return 0;
-}
-
-int rk_db_revision_shared(request_rec *r, rk_db *db, rk_rev *rev, int fresh)
-{
-    apr_interval_time_t bound = rk_config_revision_check();
-    uint32_t *slot = revshare && revshare_slots
-                     ? apr_hash_get(revshare_slots, &r->server, sizeof(r->server)) : NULL;
-    apr_time_t start = apr_time_now();
-    uint64_t gen = 0, data, auth;
-    char epoch[RK_REVSHARE_EPOCH];
-
-    if (slot && bound > 0) {
-        if (!fresh && rk_revshare_get(revshare, *slot, start, bound, &data, &auth, epoch,
-                                      sizeof(epoch))) {
-            rev->epoch = apr_pstrdup(r->pool, epoch);
-            rev->data = data;
-            rev->auth = auth;
-            return 1;
-        }
-        gen = rk_revshare_gen(revshare);
-    }
-    if (!db->dbd && rk_db_open(r, db) != OK) {
-        return -1;
-    }
-    if (rk_db_revision(r, db, rev) != 0) {
-        return -1;
-    }
-    if (slot && bound > 0) {
-        rk_revshare_put(revshare, *slot, gen, start, rev->data, rev->auth, rev->epoch);
-    }
-    return 0;
 }

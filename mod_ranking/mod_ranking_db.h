@@ -1,6 +1,6 @@
 /* mod_ranking_db.h: the database, through mod_dbd's pooled connections: our
- * statements on each connection, queries, transactions, the write mutex and the
- * revision (change counters). */
+ * statements on each connection, queries, transactions and the write mutex.  The
+ * revision and the change log are mod_ranking_changes.c's. */
 #ifndef MOD_RANKING_DB_H
 #define MOD_RANKING_DB_H
 
@@ -17,12 +17,6 @@ typedef struct {
     rk_conn *conn;
 } rk_db;
 
-/* The database's change counters (table revision), read once per request. */
-typedef struct {
-    const char *epoch;               /* random per database */
-    apr_uint64_t data, auth;         /* moved by every data / account change */
-} rk_rev;
-
 /* pre_config: register the ranking-write mutex type (for httpd's Mutex directive). */
 int rk_db_pre_config(apr_pool_t *pconf);
 /* check_config (apache2 -t runs it): is mod_dbd loaded?  0, or -1 logged. */
@@ -30,10 +24,6 @@ int rk_db_check_config(server_rec *s);
 /* post_config: find mod_dbd (0, or -1 with the reason logged); create the
  * ranking-write mutex on the real (second) run. */
 int rk_db_post_config(apr_pool_t *pconf, server_rec *s);
-/* post_config: SIZE bytes of anonymous shared memory (the children inherit it), its
- * address also kept in *SLOT; unmapped when PCONF is cleared, *SLOT then NULL.  NULL
- * (logged, naming WHAT) when it cannot be mapped. */
-void *rk_shared_map(apr_pool_t *pconf, server_rec *s, size_t size, void **slot, const char *what);
 void rk_db_child_init(apr_pool_t *p, server_rec *s);
 
 /* This request's connection, its statements prepared.  OK, or 503 (logged).  Given
@@ -76,6 +66,11 @@ const char *rk_db_col(const rk_db *db, apr_dbd_row_t *row, int i);
  * drained.  1 when there was a row, 0 when none, -1 on error. */
 int rk_db_select_one(request_rec *r, rk_db *db, rk_query_id q, const char **args,
                      const char **out, int ncols);
+/* Every row of query Q into an array of NCOLS strings per row, copied into P: a new
+ * array when *OUT is NULL, else appended to *OUT.  The driver's own structures go
+ * into TMP.  0, or -1 on a database error. */
+int rk_db_select_rows(request_rec *r, apr_pool_t *tmp, apr_pool_t *p, rk_db *db, rk_query_id q,
+                      const char **args, int ncols, apr_array_header_t **out);
 
 /* Transactions (a write transaction begins with rk_db_begin_write, below): COMMIT,
  * ROLLBACK, and savepoints by name.  0, or the driver's error (logged). */
@@ -102,19 +97,8 @@ int rk_db_write_lock(request_rec *r, rk_db *db);
  * tried again while another process holds the lock, as long as an attempt ends by
  * DEADLINE.  0, or the driver's error (RK_SQLITE_BUSY when the time is up). */
 int rk_db_begin_write(request_rec *r, rk_db *db, apr_time_t deadline);
+/* Give the write mutex back: only through rkm_changes_write_done, which sends the
+ * committed signal (mod_ranking_changes.h). */
 void rk_db_write_unlock(rk_db *db);
-
-/* Read the change counters into REV.  0, or -1 on a database error. */
-int rk_db_revision(request_rec *r, rk_db *db, rk_rev *rev);
-/* The change counters for a request: unless FRESH, from what any child of this server
- * read less than RankingRevisionCheck ago with no commit of this server since (shared
- * memory, rk_revshare.h), without the database; else read from the database (DB,
- * opened here when its dbd is NULL) and kept for the others.  1 (shared), 0 (read), or
- * -1 (logged). */
-int rk_db_revision_shared(request_rec *r, rk_db *db, rk_rev *rev, int fresh);
-/* A write of this server is done (rk_db_write_unlock calls it, after the commit or
- * the statements outside a transaction; the watcher when another server's change
- * shows): every child's next request reads the counters again. */
-void rk_db_changed(void);
 
 #endif

@@ -419,57 +419,59 @@ static listener *listener_new(request_rec *r, rk_req *rq, int stream)
 
 /* ---- the event stream ---- */
 
+/* What a replay gathers: the events of a page of records, malloc()ed. */
+typedef struct {
+    listener *l;
+    char *text;
+    size_t n;
+    int failed;
+} replay_page;
+
+static void replay_change(void *baton, const rk_lane_change *ch)
+{
+    replay_page *pg = baton;
+    size_t k;
+    char *bigger;
+
+    if (pg->failed) {
+        return;
+    }
+    k = rk_lane_event(NULL, ch, pg->l->key);
+    if (!(bigger = realloc(pg->text, pg->n + k))) {
+        pg->failed = 1;
+        return;
+    }
+    pg->text = bigger;
+    rk_lane_event(pg->text + pg->n, ch, pg->l->key);
+    pg->n += k;
+    pg->l->last_id = apr_atoi64(ch->id);
+}
+
 /* Write the records of the competition after L->last_id, up to the newest (a page at
  * a time).  0, or the status to answer (nothing sent yet) / -1 (the client is gone). */
 static int replay(request_rec *r, rk_db *db, listener *l)
 {
-    const char *args[2];
-
-    args[0] = apr_psprintf(r->pool, "%" APR_INT64_T_FMT, l->competition);
-
     for (;;) {
-        apr_dbd_results_t *res;
-        apr_dbd_row_t *row = NULL;
+        replay_page pg = { l, NULL, 0, 0 };
         apr_pool_t *p;
-        int got = 0;
-        char *text = NULL;
-        size_t n = 0;
+        int got;
 
         if (!(p = rk_db_rows_pool(r))) {
             return HTTP_INTERNAL_SERVER_ERROR;
         }
-        args[1] = apr_psprintf(p, "%" APR_INT64_T_FMT, l->last_id);
-        if (rk_db_select(r, p, db, RK_Q_HISTORY_REPLAY, args, &res) != 0) {
-            apr_pool_destroy(p);
-            return HTTP_SERVICE_UNAVAILABLE;
-        }
-        for (; apr_dbd_get_row(db->dbd->driver, p, res, &row, -1) == 0; got++) {
-            rk_lane_change ch;
-            size_t k;
-            char *bigger;
-
-            if (!rk_live_change_of(db, row, &ch)) {
-                continue;
-            }
-            k = rk_lane_event(NULL, &ch, l->key);
-            if (!(bigger = realloc(text, n + k))) {
-                free(text);
-                apr_pool_destroy(p);
-                return HTTP_INTERNAL_SERVER_ERROR;
-            }
-            text = bigger;
-            rk_lane_event(text + n, &ch, l->key);
-            n += k;
-            l->last_id = apr_atoi64(ch.id);
-        }
+        got = rkm_changes_replay(r, p, db, l->competition, l->last_id, replay_change, &pg);
         apr_pool_destroy(p);
-        if (n && send_text(l, text, n) != 0) {
+        if (got < 0 || pg.failed) {
+            free(pg.text);
+            return got < 0 ? HTTP_SERVICE_UNAVAILABLE : HTTP_INTERNAL_SERVER_ERROR;
+        }
+        if (pg.n && send_text(l, pg.text, pg.n) != 0) {
             return -1;
         }
-        if (!n) {
-            free(text);
+        if (!pg.n) {
+            free(pg.text);
         }
-        if (got < 500) {
+        if (got < RKM_CHANGES_PAGE) {
             return 0;
         }
     }
@@ -532,14 +534,9 @@ int rk_events(request_rec *r, rk_req *rq)
         return busy(r);
     }
     stream_head(r, 1);
-    if (!resume) {
-        const char *newest[1];
-
-        if (rk_db_select_one(r, &db, RK_Q_HISTORY_LAST, NULL, newest, 1) != 1) {
-            rv = HTTP_SERVICE_UNAVAILABLE;
-            goto refused;
-        }
-        last = newest[0] ? apr_atoi64(newest[0]) : 0;
+    if (!resume && rkm_changes_newest(r, &db, &last) != 0) {
+        rv = HTTP_SERVICE_UNAVAILABLE;
+        goto refused;
     }
     l->last_id = last;
     /* the stream is open: a comment now, so that the client knows it */

@@ -159,34 +159,6 @@ void rk_common_headers(request_rec *r, rk_req *rq)
     apr_table_setn(r->err_headers_out, "Access-Control-Expose-Headers", RK_CORS_EXPOSE_HEADERS);
 }
 
-static int request_revision(request_rec *r, rk_db *db, rk_req *rq, int fresh)
-{
-    int got = rk_db_revision_shared(r, db, &rq->rev, fresh);
-
-    if (got < 0) {
-        return -1;
-    }
-    rq->have_rev = 1;
-    rq->rev_shared = got == 1;
-    rk_stats_set(&rk_stats->revision, rq->rev.data);
-    rk_stats_add(got == 1 ? &rk_stats->revision_shared : &rk_stats->revision_reads, 1);
-    return 0;
-}
-
-int rk_request_revision(request_rec *r, rk_db *db, rk_req *rq)
-{
-    /* reads may use the counters another child read lately (RankingRevisionCheck);
-     * writes, everything else and a long poll woken by a change read them */
-    return rq->have_rev ? 0
-           : request_revision(r, db, rq, (rq->method != RK_M_GET && rq->method != RK_M_HEAD)
-                                         || rq->waited);
-}
-
-int rk_request_revision_fresh(request_rec *r, rk_db *db, rk_req *rq)
-{
-    return rq->have_rev && !rq->rev_shared ? 0 : request_revision(r, db, rq, 1);
-}
-
 /* ---- answers ---- */
 
 static int send_body(request_rec *r, int status, const char *body, size_t len)

@@ -6,12 +6,12 @@
 #include <jansson.h>
 
 #include "mod_ranking_private.h"
-#include "mod_ranking_db.h"
+#include "mod_ranking_changes.h"
 #include "rk_router.h"
 
 /* The state of one request, made once (rk_request_make) by the first hook that needs
  * it, then read by the others (rk_request). */
-typedef struct {
+typedef struct rk_req {
     rk_route route;
     unsigned method;        /* RK_M_* bit */
     int editor;             /* the token's user may write */
@@ -40,15 +40,6 @@ rk_req *rk_request(request_rec *r);
  * RankingCORSOrigins, Vary: Origin, and for a listed Origin the CORS headers of a
  * preflight (OPTIONS with Access-Control-Request-Method) or of an answer. */
 void rk_common_headers(request_rec *r, rk_req *rq);
-
-/* The change counters of the database, found once per request into RQ->rev: for a GET
- * or HEAD, those another child of this server read lately when RankingRevisionCheck
- * allows (no database), else read (DB opened if its dbd is NULL).  0, or -1 on a
- * database error. */
-int rk_request_revision(request_rec *r, rk_db *db, rk_req *rq);
-/* The same, read from the database whatever RQ->rev holds (an answer about to be
- * built reads it, so that the answer and its ETag tell the same revision). */
-int rk_request_revision_fresh(request_rec *r, rk_db *db, rk_req *rq);
 
 /* Answers.  Each returns OK (the handler's return value) once the answer is given. */
 int rk_send_json(request_rec *r, int status, json_t *json);         /* steals JSON */

@@ -34,7 +34,6 @@
  * once RankingEventBuffer bytes wait for it.  A child that stops (graceful restart,
  * stop) ends its streams and answers its long polls first. */
 #include <sys/epoll.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "ap_mpm.h"
@@ -42,19 +41,14 @@
 #include "mod_ranking_live_int.h"
 #include "mod_ranking_status.h"
 #include "mod_ranking_config.h"
-#include "mod_ranking_db.h"
+#include "mod_ranking_changes.h"
+#include "mod_ranking_shared.h"
 #include "rk_live.h"
 
 rk_live_state rk_live;
 apr_uint32_t *rk_holding_all;
 int rk_holding_cap;
 int rk_h2_cap;
-
-static apr_status_t unmap_counter(void *p)
-{
-    munmap(p, sizeof(apr_uint32_t));
-    return APR_SUCCESS;
-}
 
 /* mod_http2's workers per child (H2MaxWorkers), as mod_http2 reckons them: the
  * directives wherever they are in the configuration (inside <IfModule> too), else
@@ -92,17 +86,12 @@ static int h2_max_workers(void)
 int rk_live_post_config(apr_pool_t *pconf, server_rec *s)
 {
     int workers = 0;
-    void *m = mmap(NULL, sizeof(apr_uint32_t), PROT_READ | PROT_WRITE,
-                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 
-    if (m == MAP_FAILED) {
-        ap_log_error(APLOG_MARK, APLOG_CRIT, errno, s,
-                     "mod_ranking: cannot map the listener counter");
+    if (!rkm_shared_map(pconf, s, sizeof(*rk_holding_all), (void **)&rk_holding_all,
+                        "listener counter")) {
         return -1;
     }
-    rk_holding_all = m;
     *rk_holding_all = 0;
-    apr_pool_cleanup_register(pconf, m, unmap_counter, apr_pool_cleanup_null);
     ap_mpm_query(AP_MPMQ_MAX_DAEMONS, &workers);
     {
         int threads = 1;
@@ -337,18 +326,6 @@ source *rk_live_source(server_rec *s)
 
 /* ---- the watcher ---- */
 
-int rk_live_change_of(const rk_db *db, apr_dbd_row_t *row, rk_lane_change *c)
-{
-    c->id = rk_db_col(db, row, 0);
-    c->competition_id = rk_db_col(db, row, 1);
-    c->zone_id = rk_db_col(db, row, 2);
-    c->heat_id = rk_db_col(db, row, 3);
-    c->lane_id = rk_db_col(db, row, 4);
-    c->action = rk_db_col(db, row, 5);
-    c->lane = rk_db_col(db, row, 6);
-    return c->id && c->competition_id && c->heat_id && c->lane_id && c->action;
-}
-
 /* Queue the event of change C for the streams of its competition on SRC. */
 static void dispatch(source *src, const rk_lane_change *c)
 {
@@ -378,75 +355,60 @@ static void dispatch(source *src, const rk_lane_change *c)
     free(text[1]);
 }
 
+/* The watcher's reading of the change log: the records after SRC's cursor. */
+static void dispatch_change(void *baton, const rk_lane_change *c)
+{
+    source *src = baton;
+
+    apr_thread_mutex_lock(rk_live.mutex);
+    dispatch(src, c);
+    if (src->listeners > 0 && src->cursor >= 0 && apr_atoi64(c->id) > src->cursor) {
+        src->cursor = apr_atoi64(c->id);
+    }
+    apr_thread_mutex_unlock(rk_live.mutex);
+}
+
 /* Read SRC's revision; when the data moved, dispatch the new records of the change
  * log and mark the long polls of SRC as changed. */
 static void poll_source(apr_pool_t *p, source *src)
 {
     rk_db db;
-    apr_dbd_results_t *res;
-    apr_dbd_row_t *row;
-    const char *v[3], *args[1];
-    int n, i, moved;
+    rk_rev rev;
+    int n, moved;
     listener *l;
 
     if (rk_db_open_bg(p, src->s, &db) != 0) {
         return;
     }
-    if (rk_db_select_bg(src->s, p, &db, RK_Q_REVISION, NULL, &res) != 0) {
+    if ((n = rkm_revision_read_bg(p, src->s, &db, &rev)) < 0) {
         rk_db_close_bg(src->s, &db);
         return;
     }
-    for (n = 0, row = NULL; apr_dbd_get_row(db.dbd->driver, p, res, &row, -1) == 0; n++) {
-        for (i = 0; !n && i < 3; i++) {
-            const char *c = rk_db_col(&db, row, i);
-            v[i] = c ? apr_pstrdup(p, c) : "";
-        }
-    }
-    moved = n > 0 && (!src->have_rev || strcmp(src->epoch, v[0]) != 0
-                      || src->rev != (apr_uint64_t)apr_atoi64(v[1]));
+    moved = n > 0 && (!src->have_rev || strcmp(src->epoch, rev.epoch) != 0
+                      || src->rev != rev.data);
     /* the records after the cursor, a page at a time */
     while (moved && src->cursor >= 0) {
-        int got = 0;
-
-        args[0] = apr_psprintf(p, "%" APR_INT64_T_FMT, src->cursor);
-        if (rk_db_select_bg(src->s, p, &db, RK_Q_HISTORY_SINCE, args, &res) != 0) {
-            break;
-        }
-        for (row = NULL; apr_dbd_get_row(db.dbd->driver, p, res, &row, -1) == 0; got++) {
-            rk_lane_change c;
-
-            if (!rk_live_change_of(&db, row, &c)) {
-                continue;
-            }
-            apr_thread_mutex_lock(rk_live.mutex);
-            dispatch(src, &c);
-            if (src->listeners > 0 && src->cursor >= 0 && apr_atoi64(c.id) > src->cursor) {
-                src->cursor = apr_atoi64(c.id);
-            }
-            apr_thread_mutex_unlock(rk_live.mutex);
-        }
-        if (got < 500) {
+        if (rkm_changes_since_bg(p, src->s, &db, src->cursor, dispatch_change, src)
+            < RKM_CHANGES_PAGE) {
             break;
         }
     }
     rk_db_close_bg(src->s, &db);
     if (moved && src->have_rev) {
-        rk_db_changed();   /* a change through another server: every child reads again */
+        rkm_changes_committed_elsewhere();   /* every child reads again */
     }
     if (n > 0) {
-        apr_uint64_t rev = (apr_uint64_t)apr_atoi64(v[1]);
-
         apr_thread_mutex_lock(rk_live.mutex);
         /* a long poll answers once the data is not what its ETag was made from */
         for (l = rk_live.head; l; l = l->next) {
             if (!l->stream && l->src == src
-                && (rev > l->rev || strcmp(l->rq->rev.epoch, v[0]) != 0)) {
+                && (rev.data > l->rev || strcmp(l->rq->rev.epoch, rev.epoch) != 0)) {
                 l->changed = 1;
             }
         }
         if (src->listeners > 0) {   /* else it went stale meanwhile */
-            apr_cpystrn(src->epoch, v[0], sizeof(src->epoch));
-            src->rev = rev;
+            apr_cpystrn(src->epoch, rev.epoch, sizeof(src->epoch));
+            src->rev = rev.data;
             src->have_rev = 1;
         }
         apr_thread_mutex_unlock(rk_live.mutex);
@@ -590,6 +552,7 @@ void rk_live_child_init(apr_pool_t *p, server_rec *s)
     /* before the pool's other cleanups: the thread uses the mutex and the pool */
     apr_pool_pre_cleanup_register(p, NULL, live_stop);
     rk_live.ready = 1;
+    rkm_changes_listen(rk_live_poke);
 }
 
 void rk_live_poke(void)

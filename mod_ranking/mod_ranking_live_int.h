@@ -11,7 +11,7 @@
 #include "apr_thread_proc.h"
 
 #include "mod_ranking_live.h"
-#include "mod_ranking_db.h"
+#include "mod_ranking_changes.h"
 #include "rk_live.h"
 
 #define TICK apr_time_from_msec(250)      /* other servers' changes: seen within it */
@@ -105,10 +105,5 @@ void rk_live_give_place(listener *l);
  * held): now, or by the watcher once CLOSE_MARGIN has passed since it was parked. */
 void rk_live_close(listener *l);
 source *rk_live_source(server_rec *s);
-
-/* A row of RK_Q_HISTORY_SINCE or RK_Q_HISTORY_REPLAY as a change (pointers into the
- * row): 1, or 0 when a column it needs is NULL (the row is skipped). */
-int rk_live_change_of(const rk_db *db, apr_dbd_row_t *row, rk_lane_change *c);
-
 
 #endif

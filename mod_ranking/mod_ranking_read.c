@@ -235,7 +235,7 @@ static const void *answer_of(request_rec *r, rk_req *rq, rk_db *db, const char *
         }
         /* to be built: from the database's rows, so with its counters (else a change
          * through another server would be shown under the former ETag) */
-        if (rk_request_revision_fresh(r, db, rq) != 0) {
+        if (rkm_request_revision_fresh(r, db, rq) != 0) {
             *status = HTTP_SERVICE_UNAVAILABLE;
             return NULL;
         }
@@ -374,7 +374,7 @@ int rk_read(request_rec *r, rk_req *rq)
                             : rk_send_status(r, rv);
         }
     }
-    if (rk_request_revision(r, &db, rq) != 0) {
+    if (rkm_request_revision(r, &db, rq) != 0) {
         return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
     }
     if (qp) {

@@ -12,7 +12,7 @@
 #include "mod_status.h"
 #include "ap_mpm.h"
 
-#include "mod_ranking_db.h"
+#include "mod_ranking_shared.h"
 #include "mod_ranking_status.h"
 
 static rk_stats_child own;          /* until the slot is claimed, or without a table */
@@ -26,7 +26,7 @@ int rk_status_post_config(apr_pool_t *pconf, server_rec *s)
 
     ap_mpm_query(AP_MPMQ_HARD_LIMIT_DAEMONS, &daemons);
     n = 2 * (size_t)(daemons > 0 ? daemons : 16) + 2;
-    if (!rk_shared_map(pconf, s, rk_stats_size(n), (void **)&table, "server-status table")) {
+    if (!rkm_shared_map(pconf, s, rk_stats_size(n), (void **)&table, "server-status table")) {
         return -1;
     }
     rk_stats_init(table, n);

@@ -14,7 +14,7 @@
  * WAL flush; one transaction per group makes one flush per group. */
 #include "mod_ranking_write.h"
 #include "mod_ranking_status.h"
-#include "mod_ranking_live.h"
+#include "mod_ranking_changes.h"
 #include "rk_body.h"
 #include "rk_cache.h"
 #include "rk_cond.h"
@@ -70,32 +70,6 @@ static rk_cond write_cond(request_rec *r, const rk_req *rq, const char *lane_obj
     }
     return rk_cond_eval(apr_table_get(r->headers_in, "If-Match"),
                         apr_table_get(r->headers_in, "If-None-Match"), etag, 0);
-}
-
-/* Record a change of the lane of ROUTE in the change log, inside the transaction of
- * the change: when, who, what, the lane before and after (NULL: deleted).  0, or the
- * driver's error. */
-static int record(request_rec *r, rk_db *db, const rk_route *route, const char *action,
-                  const char *before, const char *after)
-{
-    char at[32];
-    apr_size_t n;
-    apr_time_exp_t t;
-    const char *args[9];
-    int nrows;
-
-    apr_time_exp_gmt(&t, r->request_time);
-    apr_strftime(at, &n, sizeof(at), "%Y-%m-%dT%H:%M:%SZ", &t);
-    args[0] = route->ids[RK_ID_COMPETITION];
-    args[1] = route->ids[1];   /* the zone */
-    args[2] = route->ids[RK_ID_A_HEAT];
-    args[3] = route->ids[RK_ID_A_LANE];
-    args[4] = at;
-    args[5] = r->user ? r->user : "";
-    args[6] = action;
-    args[7] = before;
-    args[8] = after ? after : "";
-    return rk_db_query(r, db, RK_Q_HISTORY_INSERT, args, &nrows, APLOG_ERR);
 }
 
 typedef struct {
@@ -181,9 +155,9 @@ static int apply(rk_db *db, put_job *job, rk_lane_args *la)
         return 1;
     }
     /* the lane as stored: the answer, its ETag, and the change log's "after" */
-    if (nrows != 1 || lane_row(r, db, route, after) != 1
+    if (lane_row(r, db, route, after) != 1
         || !(after_obj = lane_json(r, after))
-        || record(r, db, route, "update", lane_json(r, before), after_obj) != 0
+        || rkm_changes_record(r, db, route, nrows, "update", lane_json(r, before), after_obj) != 0
         || !(job->etag = lane_etag(r, job->rq, after_obj))) {
         job->status = HTTP_SERVICE_UNAVAILABLE;
         return 0;
@@ -266,7 +240,7 @@ static void put_batch(void *ctxv, rk_group_job *batch)
         rk_db_rollback(r, db);
     }
     if (locked) {
-        rk_db_write_unlock(db);
+        rkm_changes_write_done(db);
     }
     for (l = batch; l; l = l->next) {
         put_job *j = (put_job *)l;
@@ -304,7 +278,7 @@ int rk_put_lane(request_rec *r, rk_req *rq)
         return rk_send_status(r, rv);
     }
     /* the database's epoch, for the lane's ETag (read once per request) */
-    if (rk_request_revision(r, &db, rq) != 0) {
+    if (rkm_request_revision(r, &db, rq) != 0) {
         return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
     }
     /* 404 before the body is read; the transaction checks again */
@@ -351,7 +325,6 @@ int rk_put_lane(request_rec *r, rk_req *rq)
     if (job->status != HTTP_OK) {
         return rk_send_error(r, job->status, job->err);
     }
-    rk_live_poke();
     ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "lane %s of heat %s changed by %s:%s%s%s%s",
                   rq->route.ids[RK_ID_A_LANE], rq->route.ids[RK_ID_A_HEAT],
                   r->user ? r->user : "-",
@@ -373,7 +346,7 @@ int rk_delete_lane(request_rec *r, rk_req *rq)
     if ((rv = rk_db_open(r, &db)) != OK) {
         return rk_send_status(r, rv);
     }
-    if (has_conditions(r) && rk_request_revision(r, &db, rq) != 0) {
+    if (has_conditions(r) && rkm_request_revision(r, &db, rq) != 0) {
         return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);   /* the epoch of the ETag */
     }
     rk_route_args(&rq->route, args);
@@ -390,15 +363,15 @@ int rk_delete_lane(request_rec *r, rk_req *rq)
     }
     else if (begun && found == 1) {
         rv = rk_db_query(r, &db, RK_Q_LANE_DELETE, args, &nrows, APLOG_ERR);
-        if (rv == 0 && nrows == 1) {
-            rv = record(r, &db, &rq->route, "delete", lane_json(r, before), NULL);
+        if (rv == 0) {
+            rv = rkm_changes_record(r, &db, &rq->route, nrows, "delete", lane_json(r, before), NULL);
         }
-        rv = rv == 0 && nrows == 1 ? rk_db_commit(r, &db) : -1;
+        rv = rv == 0 ? rk_db_commit(r, &db) : -1;
     }
     if (begun && (found != 1 || rv != 0)) {
         rk_db_rollback(r, &db);
     }
-    rk_db_write_unlock(&db);
+    rkm_changes_write_done(&db);
     if (found == 0) {
         return rk_send_status(r, HTTP_NOT_FOUND);
     }
@@ -408,7 +381,6 @@ int rk_delete_lane(request_rec *r, rk_req *rq)
     if (found != 1 || rv != 0) {
         return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
     }
-    rk_live_poke();
     ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "lane %s of heat %s deleted by %s",
                   rq->route.ids[RK_ID_A_LANE], rq->route.ids[RK_ID_A_HEAT],
                   r->user ? r->user : "-");
