@@ -7,6 +7,9 @@
 #include "util_mutex.h"
 
 #include "mod_ranking_auth.h"
+#include "mod_ranking_answer.h"
+#include "mod_ranking_body.h"
+#include "mod_ranking_request.h"
 #include "mod_ranking_cache.h"
 #include "mod_ranking_changes.h"
 #include "mod_ranking_config.h"
@@ -119,10 +122,12 @@ static rk_password_policy passwords;
 /* The key of the delays being waited (rk_throttle_waiters), shared by the children */
 #define WAITERS_KEY "w|waiters"
 
-int rk_auth_pre_config(apr_pool_t *pconf)
+static int auth_pre_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp)
 {
+    (void)plog;
+    (void)ptemp;
     return ap_mutex_register(pconf, LOGIN_MUTEX_TYPE, NULL, APR_LOCK_DEFAULT, 0) == APR_SUCCESS
-           ? 0 : -1;
+           ? OK : HTTP_INTERNAL_SERVER_ERROR;
 }
 
 static apr_status_t login_cache_destroy(void *data)
@@ -139,13 +144,18 @@ static apr_status_t login_cache_destroy(void *data)
 }
 
 /* The failed-login counters, in a socache shared by the children (shmcb default). */
-int rk_auth_post_config(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s)
+static int auth_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
+                            server_rec *s)
 {
     static const struct ap_socache_hints hints = { 64, sizeof(rk_throttle_entry), 60 };
     char *name = apr_pstrdup(ptemp, rk_config_login_cache()), *arg = strchr(name, ':');
     const char *err;
     apr_status_t rv;
 
+    (void)plog;
+    if (ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_PRE_CONFIG) {
+        return OK;   /* the first, dry run of the configuration */
+    }
     /* the dummy hashes for RankingPasswordCost (also with throttling off) */
     if (passwords.cost != rk_config_password_cost()
         && rk_password_policy_init(&passwords, rk_config_password_cost()) != 0) {
@@ -197,7 +207,7 @@ int rk_auth_post_config(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s)
     return OK;
 }
 
-void rk_auth_child_init(apr_pool_t *p, server_rec *s)
+static void auth_child_init(apr_pool_t *p, server_rec *s)
 {
     apr_status_t rv;
     int daemons = 1, threads = 1;
@@ -502,4 +512,11 @@ int rk_connect(request_rec *r)
                        "token_type", "Bearer", "expires_in", (json_int_t)lifetime);
     memset(token, 0, sizeof(token));
     return rk_send_json(r, HTTP_OK, answer);
+}
+
+void rkm_auth_register_hooks(void)
+{
+    ap_hook_pre_config(auth_pre_config, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_post_config(auth_post_config, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_child_init(auth_child_init, NULL, NULL, APR_HOOK_MIDDLE);
 }

@@ -4,15 +4,16 @@
 #define MOD_RANKING_AUTH_H
 
 #include "mod_ranking_private.h"
-#include "mod_ranking_http.h"
 
-int rk_auth_pre_config(apr_pool_t *pconf);
-int rk_auth_post_config(apr_pool_t *pconf, apr_pool_t *ptemp, server_rec *s);  /* OK or 500 */
-void rk_auth_child_init(apr_pool_t *p, server_rec *s);
+struct rk_req;
+
+/* register_hooks: the ranking-login mutex and the login cache (pre_config,
+ * post_config, child_init). */
+void rkm_auth_register_hooks(void);
 
 /* Check the request's bearer token: OK with r->user and RQ->editor set; otherwise
  * the error answer (401, 503) has been sent and its status is returned. */
-int rk_authenticate(request_rec *r, rk_req *rq);
+int rk_authenticate(request_rec *r, struct rk_req *rq);
 
 /* POST /connect */
 int rk_connect(request_rec *r);

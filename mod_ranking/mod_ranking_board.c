@@ -46,7 +46,7 @@ static board_input inputs[INPUTS];
 static apr_thread_mutex_t *inputs_lock;   /* the table: which input is whose */
 static apr_uint64_t inputs_clock;
 
-void rk_board_child_init(apr_pool_t *p, server_rec *s)
+static void board_child_init(apr_pool_t *p, server_rec *s)
 {
     int i;
 
@@ -350,4 +350,9 @@ int rk_board_exists(request_rec *r, rk_db *db, const rk_route *route)
     case 0:  return HTTP_NOT_FOUND;
     default: return HTTP_SERVICE_UNAVAILABLE;
     }
+}
+
+void rkm_board_register_hooks(void)
+{
+    ap_hook_child_init(board_child_init, NULL, NULL, APR_HOOK_MIDDLE);
 }

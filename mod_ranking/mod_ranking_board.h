@@ -6,8 +6,9 @@
 #include "mod_ranking_db.h"
 #include "rk_router.h"
 
-/* child_init: the mutexes of the leaderboard inputs each child keeps. */
-void rk_board_child_init(apr_pool_t *p, server_rec *s);
+/* register_hooks: child_init makes the mutexes of the leaderboard inputs each child
+ * keeps. */
+void rkm_board_register_hooks(void);
 
 /* The leaderboard of ROUTE (RK_ROUTE_LEADERBOARD or RK_ROUTE_WOD_LEADERBOARD), only
  * DIVISION when not NULL, written into a value of its exact size for the answer

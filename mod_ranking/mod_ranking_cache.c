@@ -33,7 +33,7 @@ static apr_status_t caches_destroy(void *unused)
     return APR_SUCCESS;
 }
 
-void rk_cache_child_init(apr_pool_t *p, server_rec *s)
+static void cache_child_init(apr_pool_t *p, server_rec *s)
 {
     int i;
 
@@ -166,4 +166,9 @@ void rk_token_put(const char *key, apr_uint64_t rev, const rk_token_entry *e)
         rk_stats_set(&rk_stats->token_entries, rk_cache_entries(tokens));
         unlock();
     }
+}
+
+void rkm_cache_register_hooks(void)
+{
+    ap_hook_child_init(cache_child_init, NULL, NULL, APR_HOOK_MIDDLE);
 }

@@ -6,7 +6,8 @@
 
 #include "mod_ranking_private.h"
 
-void rk_cache_child_init(apr_pool_t *p, server_rec *s);
+/* register_hooks: child_init makes this child's caches. */
+void rkm_cache_register_hooks(void);
 
 /* Answers.  The value under KEY for REV with a reference held for the caller
  * (rk_cache_release), or NULL. */

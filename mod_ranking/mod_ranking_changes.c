@@ -1,8 +1,8 @@
 /* mod_ranking_changes.c: the revision, the change log and the committed signal (see
  * mod_ranking_changes.h, which states the rule of the change log). */
 #include "mod_ranking_changes.h"
+#include "mod_ranking_request.h"
 #include "mod_ranking_config.h"
-#include "mod_ranking_http.h"
 #include "mod_ranking_shared.h"
 #include "mod_ranking_status.h"
 #include "rk_revshare.h"

@@ -83,7 +83,7 @@ void *rk_config_merge_dir(apr_pool_t *p, void *basev, void *addv)
     return c;
 }
 
-void rk_config_reset(void)
+static void rk_config_reset(void)
 {
     login_cache_spec = DEFAULT_LOGIN_CACHE;
     event_keepalive = DEFAULT_EVENT_KEEPALIVE;
@@ -330,7 +330,7 @@ static const char *set_login_cache(cmd_parms *cmd, void *cfg, const char *arg)
     return NULL;
 }
 
-int rk_config_check_login_cache(server_rec *s, apr_pool_t *ptemp)
+static int rk_config_check_login_cache(server_rec *s, apr_pool_t *ptemp)
 {
     const char *spec = login_cache_spec;
     const char *name = apr_pstrndup(ptemp, spec, strcspn(spec, ":"));
@@ -434,3 +434,27 @@ const command_rec rk_config_cmds[] = {
                   "(default 262144)"),
     { NULL }
 };
+
+/* pre_config: back to the defaults of the server-wide settings. */
+static int config_pre_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp)
+{
+    (void)pconf;
+    (void)plog;
+    (void)ptemp;
+    rk_config_reset();
+    return OK;
+}
+
+/* check_config (apache2 -t runs it): is RankingLoginCache's socache provider loaded? */
+static int config_check(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp, server_rec *s)
+{
+    (void)pconf;
+    (void)plog;
+    return rk_config_check_login_cache(s, ptemp) == 0 ? OK : HTTP_INTERNAL_SERVER_ERROR;
+}
+
+void rkm_config_register_hooks(void)
+{
+    ap_hook_pre_config(config_pre_config, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_check_config(config_check, NULL, NULL, APR_HOOK_MIDDLE);
+}

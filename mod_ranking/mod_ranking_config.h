@@ -10,8 +10,10 @@ void *rk_config_create_dir(apr_pool_t *p, char *dir);
 void *rk_config_merge_dir(apr_pool_t *p, void *basev, void *addv);
 extern const command_rec rk_config_cmds[];
 
-/* pre_config: back to the defaults of the server-wide settings */
-void rk_config_reset(void);
+/* register_hooks: back to the defaults of the server-wide settings (pre_config), and
+ * whether RankingLoginCache's socache provider is loaded (check_config, which apache2
+ * -t runs). */
+void rkm_config_register_hooks(void);
 
 /* Per mount (directory context) */
 unsigned rk_config_variants(request_rec *r);        /* RK_VARIANT_* mask */
@@ -31,9 +33,6 @@ void rk_config_public_cache(request_rec *r, apr_int64_t *maxage, apr_int64_t *st
 /* Server-wide: RankingLoginCache ("none", or "provider[:arguments]") */
 const char *rk_config_login_cache(void);
 int rk_config_password_cost(void);                  /* RankingPasswordCost, 4..17 */
-/* check_config (apache2 -t runs it): is RankingLoginCache's socache provider loaded?
- * 0, or -1 logged. */
-int rk_config_check_login_cache(server_rec *s, apr_pool_t *ptemp);
 
 /* Server-wide, live updates: the longest silence of an event stream (seconds), the
  * most listeners (0: automatic, see mod_ranking_live.c), the most bytes waiting for a

@@ -36,9 +36,13 @@ static int find_dbd(server_rec *s)
     return 0;
 }
 
-int rk_db_check_config(server_rec *s)
+/* check_config (apache2 -t runs it): is mod_dbd loaded? */
+static int db_check_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp, server_rec *s)
 {
-    return find_dbd(s);
+    (void)pconf;
+    (void)plog;
+    (void)ptemp;
+    return find_dbd(s) == 0 ? OK : HTTP_INTERNAL_SERVER_ERROR;
 }
 
 /* Whether a Mutex directive of the configuration names the mutex type TYPE itself
@@ -82,32 +86,39 @@ static apr_status_t write_mutex_create(apr_pool_t *pconf, server_rec *s)
     return ap_global_mutex_create(&write_mutex, NULL, WRITE_MUTEX_TYPE, NULL, s, pconf, 0);
 }
 
-int rk_db_post_config(apr_pool_t *pconf, server_rec *s)
+/* post_config: find mod_dbd; create the ranking-write mutex on the real (second)
+ * run. */
+static int db_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp, server_rec *s)
 {
     apr_status_t rv;
 
+    (void)plog;
+    (void)ptemp;
     if (find_dbd(s) != 0) {
-        return -1;
+        return HTTP_INTERNAL_SERVER_ERROR;
     }
     if (ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_PRE_CONFIG) {
-        return 0;   /* the first, dry run of the configuration */
+        return OK;   /* the first, dry run of the configuration */
     }
     rv = write_mutex_create(pconf, s);
     if (rv != APR_SUCCESS) {
         ap_log_error(APLOG_MARK, APLOG_CRIT, rv, s,
                      "mod_ranking: cannot create the %s mutex", WRITE_MUTEX_TYPE);
-        return -1;
+        return HTTP_INTERNAL_SERVER_ERROR;
     }
-    return 0;
+    return OK;
 }
 
-int rk_db_pre_config(apr_pool_t *pconf)
+/* pre_config: register the ranking-write mutex type (for httpd's Mutex directive). */
+static int db_pre_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp)
 {
+    (void)plog;
+    (void)ptemp;
     return ap_mutex_register(pconf, WRITE_MUTEX_TYPE, NULL, APR_LOCK_DEFAULT, 0) == APR_SUCCESS
-           ? 0 : -1;
+           ? OK : HTTP_INTERNAL_SERVER_ERROR;
 }
 
-void rk_db_child_init(apr_pool_t *p, server_rec *s)
+static void db_child_init(apr_pool_t *p, server_rec *s)
 {
     apr_status_t rv;
 
@@ -119,6 +130,14 @@ void rk_db_child_init(apr_pool_t *p, server_rec *s)
         ap_log_error(APLOG_MARK, APLOG_CRIT, rv, s,
                      "mod_ranking: cannot attach to the %s mutex in a child", WRITE_MUTEX_TYPE);
     }
+}
+
+void rkm_db_register_hooks(void)
+{
+    ap_hook_pre_config(db_pre_config, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_check_config(db_check_config, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_post_config(db_post_config, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_child_init(db_child_init, NULL, NULL, APR_HOOK_MIDDLE);
 }
 
 static void log_dbd(request_rec *r, const apr_dbd_driver_t *drv, apr_dbd_t *h, int rv,

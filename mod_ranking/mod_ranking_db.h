@@ -17,14 +17,10 @@ typedef struct {
     rk_conn *conn;
 } rk_db;
 
-/* pre_config: register the ranking-write mutex type (for httpd's Mutex directive). */
-int rk_db_pre_config(apr_pool_t *pconf);
-/* check_config (apache2 -t runs it): is mod_dbd loaded?  0, or -1 logged. */
-int rk_db_check_config(server_rec *s);
-/* post_config: find mod_dbd (0, or -1 with the reason logged); create the
- * ranking-write mutex on the real (second) run. */
-int rk_db_post_config(apr_pool_t *pconf, server_rec *s);
-void rk_db_child_init(apr_pool_t *p, server_rec *s);
+/* register_hooks: find mod_dbd (check_config, which apache2 -t runs, and
+ * post_config), and the ranking-write mutex (its type at pre_config, made at
+ * post_config, attached to in each child). */
+void rkm_db_register_hooks(void);
 
 /* This request's connection, its statements prepared.  OK, or 503 (logged).  Given
  * back to mod_dbd's pool at the end of the request, or earlier by rk_db_put. */

@@ -7,6 +7,8 @@
 #include "util_filter.h"
 
 #include "mod_ranking_live_int.h"
+#include "mod_ranking_answer.h"
+#include "mod_ranking_request.h"
 #include "mod_ranking_status.h"
 #include "mod_ranking_config.h"
 #include "mod_ranking_db.h"
@@ -137,6 +139,8 @@ static int park(listener *l)
 
 void rk_live_register_hooks(void)
 {
+    ap_hook_post_config(rk_live_post_config, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_child_init(rk_live_child_init, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_suspend_connection(suspended, NULL, NULL, APR_HOOK_MIDDLE);
     /* a request filter after CHUNK (AP_FTYPE_TRANSCODE) */
     hold_head_filter = ap_register_output_filter("RANKING_HOLD_HEAD", hold_head, NULL,

@@ -39,6 +39,7 @@
 #include "ap_mpm.h"
 
 #include "mod_ranking_live_int.h"
+#include "mod_ranking_request.h"
 #include "mod_ranking_status.h"
 #include "mod_ranking_config.h"
 #include "mod_ranking_changes.h"
@@ -83,13 +84,18 @@ static int h2_max_workers(void)
     return maxw;
 }
 
-int rk_live_post_config(apr_pool_t *pconf, server_rec *s)
+int rk_live_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp, server_rec *s)
 {
     int workers = 0;
 
+    (void)plog;
+    (void)ptemp;
+    if (ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_PRE_CONFIG) {
+        return OK;   /* the first, dry run of the configuration */
+    }
     if (!rkm_shared_map(pconf, s, sizeof(*rk_holding_all), (void **)&rk_holding_all,
                         "listener counter")) {
-        return -1;
+        return HTTP_INTERNAL_SERVER_ERROR;
     }
     *rk_holding_all = 0;
     ap_mpm_query(AP_MPMQ_MAX_DAEMONS, &workers);
@@ -108,7 +114,7 @@ int rk_live_post_config(apr_pool_t *pconf, server_rec *s)
         int h2 = h2_max_workers();
         rk_h2_cap = h2 > 1 ? h2 / 2 : 1;
     }
-    return 0;
+    return OK;
 }
 
 /* ---- the listeners' list and queues (rk_live.mutex held) ---- */

@@ -6,21 +6,22 @@
 #define MOD_RANKING_LIVE_H
 
 #include "mod_ranking_private.h"
-#include "mod_ranking_http.h"
 
-int rk_live_post_config(apr_pool_t *pconf, server_rec *s);   /* 0, or -1 (logged) */
+struct rk_req;
+
+int rk_live_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp, server_rec *s);
 void rk_live_child_init(apr_pool_t *p, server_rec *s);
 void rk_live_register_hooks(void);   /* register_hooks */
 
 /* GET /competition/{c}/events */
-int rk_events(request_rec *r, rk_req *rq);
+int rk_events(request_rec *r, struct rk_req *rq);
 
 /* A read whose If-None-Match holds the current ETag, with "Prefer: wait=SECONDS":
  * wait for the data to change, then answer through REREAD (200 with the new answer,
  * or 304 once SECONDS have passed).  Returns what the handler returns (SUSPENDED when
  * the request was parked). */
-typedef int rk_reread_fn(request_rec *r, rk_req *rq);
-int rk_live_wait(request_rec *r, rk_req *rq, int seconds, rk_reread_fn *reread);
+typedef int rk_reread_fn(request_rec *r, struct rk_req *rq);
+int rk_live_wait(request_rec *r, struct rk_req *rq, int seconds, rk_reread_fn *reread);
 
 /* A change was committed through this process: look at the database now, not at the
  * next tick. */

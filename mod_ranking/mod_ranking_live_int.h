@@ -12,6 +12,7 @@
 
 #include "mod_ranking_live.h"
 #include "mod_ranking_changes.h"
+#include "mod_ranking_request.h"
 #include "rk_live.h"
 
 #define TICK apr_time_from_msec(250)      /* other servers' changes: seen within it */

@@ -4,6 +4,8 @@
  * (mod_ranking_cache.c), and the preconditions (If-Match 412, If-None-Match 304) are
  * decided once the answer is known to exist. */
 #include "mod_ranking_read.h"
+#include "mod_ranking_answer.h"
+#include "mod_ranking_request.h"
 #include "mod_ranking_board.h"
 #include "mod_ranking_cache.h"
 #include "mod_ranking_live.h"

@@ -4,11 +4,14 @@
 #define MOD_RANKING_READ_H
 
 #include "mod_ranking_private.h"
-#include "mod_ranking_http.h"
+#include "mod_ranking_db.h"
+
+struct rk_req;
 #include "rk_query.h"
+#include "rk_router.h"
 
 /* GET or HEAD of a read route. */
-int rk_read(request_rec *r, rk_req *rq);
+int rk_read(request_rec *r, struct rk_req *rq);
 
 /* The answer of ROUTE (a read route) written into a value of its exact size
  * (rk_cache_value_new under KEY; KEY NULL: a value only sent, never cached), the

@@ -19,18 +19,24 @@ static rk_stats_child own;          /* until the slot is claimed, or without a t
 rk_stats_child *rk_stats = &own;
 static rk_stats_table *table;
 
-int rk_status_post_config(apr_pool_t *pconf, server_rec *s)
+static int status_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
+                              server_rec *s)
 {
     int daemons = 0;
     size_t n;
 
+    (void)plog;
+    (void)ptemp;
+    if (ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_PRE_CONFIG) {
+        return OK;   /* the first, dry run of the configuration */
+    }
     ap_mpm_query(AP_MPMQ_HARD_LIMIT_DAEMONS, &daemons);
     n = 2 * (size_t)(daemons > 0 ? daemons : 16) + 2;
     if (!rkm_shared_map(pconf, s, rk_stats_size(n), (void **)&table, "server-status table")) {
-        return -1;
+        return HTTP_INTERNAL_SERVER_ERROR;
     }
     rk_stats_init(table, n);
-    return 0;
+    return OK;
 }
 
 /* 0 when process PID is gone */
@@ -46,7 +52,7 @@ static apr_status_t release_slot(void *c)
     return APR_SUCCESS;
 }
 
-void rk_status_child_init(apr_pool_t *pchild, server_rec *s)
+static void status_child_init(apr_pool_t *pchild, server_rec *s)
 {
     rk_stats_child *c;
 
@@ -77,5 +83,7 @@ static int status_hook(request_rec *r, int flags)
 
 void rk_status_register_hooks(void)
 {
+    ap_hook_post_config(status_post_config, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_child_init(status_child_init, NULL, NULL, APR_HOOK_MIDDLE);
     APR_OPTIONAL_HOOK(ap, status_hook, status_hook, NULL, NULL, APR_HOOK_MIDDLE);
 }

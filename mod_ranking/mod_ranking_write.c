@@ -13,6 +13,9 @@
  * rk_db_begin_write), so writers serialise there too, and each commit waits for its
  * WAL flush; one transaction per group makes one flush per group. */
 #include "mod_ranking_write.h"
+#include "mod_ranking_answer.h"
+#include "mod_ranking_body.h"
+#include "mod_ranking_request.h"
 #include "mod_ranking_status.h"
 #include "mod_ranking_changes.h"
 #include "rk_body.h"
@@ -86,7 +89,7 @@ typedef struct {
 
 static rk_group *group;   /* this child's queue; NULL: each PUT commits on its own */
 
-void rk_write_child_init(apr_pool_t *p, server_rec *s)
+static void write_child_init(apr_pool_t *p, server_rec *s)
 {
     if ((group = rk_group_create(p)) == NULL) {
         ap_log_error(APLOG_MARK, APLOG_WARNING, 0, s, "mod_ranking: no lane write queue: "
@@ -385,4 +388,9 @@ int rk_delete_lane(request_rec *r, rk_req *rq)
                   rq->route.ids[RK_ID_A_LANE], rq->route.ids[RK_ID_A_HEAT],
                   r->user ? r->user : "-");
     return rk_send_json(r, HTTP_OK, rk_json_success(NULL, NULL));
+}
+
+void rkm_write_register_hooks(void)
+{
+    ap_hook_child_init(write_child_init, NULL, NULL, APR_HOOK_MIDDLE);
 }

@@ -1,9 +1,8 @@
-/* mod_ranking_http.h: the state of a request on a mount, JSON answers and errors,
- * and reading a request body. */
-#ifndef MOD_RANKING_HTTP_H
-#define MOD_RANKING_HTTP_H
-
-#include <jansson.h>
+/* mod_ranking_request.h: the state of a request on a mount, made once and read by
+ * every hook, and the headers every answer of the mount carries.  Headers that only
+ * point to a request's state declare "struct rk_req" and include none of this. */
+#ifndef MOD_RANKING_REQUEST_H
+#define MOD_RANKING_REQUEST_H
 
 #include "mod_ranking_private.h"
 #include "mod_ranking_changes.h"
@@ -41,23 +40,9 @@ rk_req *rk_request(request_rec *r);
  * preflight (OPTIONS with Access-Control-Request-Method) or of an answer. */
 void rk_common_headers(request_rec *r, rk_req *rq);
 
-/* Answers.  Each returns OK (the handler's return value) once the answer is given. */
-int rk_send_json(request_rec *r, int status, json_t *json);         /* steals JSON */
-int rk_send_error(request_rec *r, int status, const char *message); /* NULL: the status's */
-int rk_send_status(request_rec *r, int status);
-/* 200 with V, an answer value (rk_cache_value_new, cached or not), taking over the
- * caller's reference: the bytes go down the filter chain without a copy. */
-int rk_send_value(request_rec *r, const void *v, size_t len);
-
-/* httpd's own error answers on a mount (an HTML page otherwise): the JSON error of
- * the status, application/json, nosniff.  rk_http_register registers the filter
- * (register_hooks); rk_insert_error_filter is the insert_error_filter hook. */
-void rk_http_register(void);
-void rk_insert_error_filter(request_rec *r);
-
-/* Content-Type application/json, the body limit, then the body into *BUF (NUL
- * terminated, *LEN bytes).  OK; otherwise the request is answered and the handler
- * returns the value: DONE (answered here) or AP_FILTER_ERROR (by httpd's filter). */
-int rk_take_json_body(request_rec *r, char **buf, apr_size_t *len);
+/* The headers of an error answer to a public read: no cache keeps it (a 404 is
+ * cacheable by default: a resource created a moment later would stay hidden behind
+ * it). */
+void rk_request_error_headers(request_rec *r);
 
 #endif
