@@ -40,7 +40,8 @@
 #include "mod_ranking_db.h"
 #include "mod_ranking_errors.h"
 #include "mod_ranking_handler.h"
-#include "mod_ranking_live.h"
+#include "mod_ranking_parked.h"
+#include "mod_ranking_watcher.h"
 #include "mod_ranking_status.h"
 #include "mod_ranking_write.h"
 
@@ -55,7 +56,8 @@ static void rk_register_hooks(apr_pool_t *p)
     rkm_write_register_hooks();
     rkm_cache_register_hooks();
     rkm_board_register_hooks();
-    rk_live_register_hooks();
+    rkm_watcher_register_hooks();
+    rkm_parked_register_hooks();
     rkm_errors_register_hooks();
     rkm_handler_register_hooks();
 }

@@ -9,7 +9,7 @@
 #include "mod_ranking_auth.h"
 #include "mod_ranking_read.h"
 #include "mod_ranking_request.h"
-#include "mod_ranking_live.h"
+#include "mod_ranking_stream.h"
 #include "mod_ranking_write.h"
 
 /* The bearer check, before the handler.  /connect and OPTIONS need no token, nor a

@@ -8,7 +8,7 @@
 #include "mod_ranking_request.h"
 #include "mod_ranking_board.h"
 #include "mod_ranking_cache.h"
-#include "mod_ranking_live.h"
+#include "mod_ranking_stream.h"
 #include "rk_cache.h"
 #include "rk_cond.h"
 #include "rk_gzip.h"
@@ -263,16 +263,6 @@ static void list_headers(request_rec *r, const void *value, const rk_list_query 
     }
 }
 
-/* A long poll's answer once it has waited: the revision read again, the new answer
- * (200) or still the same ETag (304). */
-static int reread(request_rec *r, rk_req *rq)
-{
-    rq->have_rev = 0;
-    rq->waited = 1;
-    apr_table_unset(r->headers_out, "ETag");
-    return rk_read(r, rq);
-}
-
 /* The strong ETag of a lane's answer V (one voie or line): the lane's own tag, which
  * changes only when that lane changes (rk_lane_etag), so that a conditional write is
  * not refused because another lane of a busy competition changed.  NULL when V is not
@@ -354,6 +344,12 @@ int rk_read(request_rec *r, rk_req *rq)
     rk_db db;
 
     memset(&lq, 0, sizeof(lq));
+    if (rq->waited) {
+        /* a long poll's answer once it has waited (mod_ranking_stream.c): the
+         * revision read again, the new answer (200) or still the same ETag (304) */
+        rq->have_rev = 0;
+        apr_table_unset(r->headers_out, "ETag");
+    }
 
     /* the answer's coding depends on Accept-Encoding, whatever the answer; in the
      * table of the other Vary values (Origin, Prefer), so that one Vary header names
@@ -436,7 +432,8 @@ int rk_read(request_rec *r, rk_req *rq)
         rk_cache_release(value);
         /* a long poll: If-None-Match holds the current ETag, wait for a change */
         if (wait > 0 && apr_table_get(r->headers_in, "If-None-Match")) {
-            return rk_live_wait(r, rq, wait, reread);
+            rv = rkm_stream_wait(r, rq, wait);
+            return rv == RKM_WAIT_OVER ? rk_read(r, rq) : rv;
         }
         r->status = HTTP_NOT_MODIFIED;
         return OK;

@@ -1,4 +1,6 @@
-/* mod_ranking_live.c: event streams and long polls.
+/* mod_ranking_watcher.c: live updates, the watcher: event streams and long polls
+ * (the request side: mod_ranking_stream.c; the parked connection:
+ * mod_ranking_parked.c).
  *
  * One watcher thread per child process keeps the listeners of the child (streams of
  * a competition's lane changes, and long polls of read routes).  Every tick (and at
@@ -14,12 +16,12 @@
  * are due when it wakes); the callback, on a worker thread and under the request's
  * invoke_mtx, writes and flushes, then parks the request again, or ends it.  No turn
  * is registered before the MPM's thread is done parking the connection (its
- * suspend_connection hook registers the first: mod_ranking_events.c, suspended()),
+ * suspend_connection hook registers the first: mod_ranking_parked.c, suspended()),
  * and a connection is freed no sooner than CLOSE_MARGIN after that.  A stream
  * is detached from its request at its first turn: httpd's request ends there (its
  * log line, its pool freed) and the stream goes on as its connection's, writing its
  * own chunks, so that a parked stream keeps its connection's memory only (see
- * mod_ranking_events.c, detach()).  With the
+ * mod_ranking_parked.c, detach()).  With the
  * other MPMs and under mod_http2 (a request of an HTTP/2 stream runs on an h2 worker)
  * a listener holds its thread and waits on a condition the watcher signals; the
  * listeners of that kind are capped server-wide (shared memory) so that they never
@@ -38,18 +40,55 @@
 
 #include "ap_mpm.h"
 
-#include "mod_ranking_live_int.h"
-#include "mod_ranking_request.h"
+#include "apr_thread_cond.h"
+#include "apr_thread_mutex.h"
+#include "apr_thread_proc.h"
+
+#include "mod_ranking_watcher.h"
 #include "mod_ranking_status.h"
 #include "mod_ranking_config.h"
 #include "mod_ranking_changes.h"
 #include "mod_ranking_shared.h"
 #include "rk_live.h"
 
-rk_live_state rk_live;
-apr_uint32_t *rk_holding_all;
-int rk_holding_cap;
-int rk_h2_cap;
+#define TICK apr_time_from_msec(250)      /* other servers' changes: seen within it */
+#define ASYNC_LISTENERS_DEFAULT 20000     /* per child, parked */
+
+struct rkm_source {             /* a database that has listeners: one per server */
+    rkm_source *next;
+    server_rec *s;
+    int listeners;
+    int have_rev;
+    char epoch[40];
+    apr_uint64_t rev;
+    apr_int64_t cursor;         /* the newest record dispatched */
+};
+typedef rkm_source source;
+
+/* The state of this child's listeners. */
+static struct {
+    apr_thread_mutex_t *mutex;
+    apr_thread_cond_t *wake;    /* the watcher's: poked by writes */
+    apr_pool_t *pool;           /* sources live here */
+    listener *head;
+    listener *closing;          /* ended, their connections freed once CLOSE_MARGIN
+                                   after they were parked has passed (by ->next) */
+    source *sources;
+    int parked, holding;        /* listeners of this child, by kind */
+    int h2_holding;             /* of the holding ones, those over HTTP/2 */
+    int stop, poked, ready;
+    apr_thread_t *thread;
+    int async_mpm;
+    int ep;                     /* epoll of the listeners' sockets: clients that left */
+} watch;
+/* Listeners holding a thread, over every child of the server (shared memory made in
+ * post_config, inherited by the children), and their cap. */
+static apr_uint32_t *holding_all;
+static int holding_cap;
+/* Listeners over HTTP/2 (each holds one of mod_http2's workers), per child: at most. */
+static int h2_cap;
+
+static void poke(void);
 
 /* mod_http2's workers per child (H2MaxWorkers), as mod_http2 reckons them: the
  * directives wherever they are in the configuration (inside <IfModule> too), else
@@ -84,7 +123,7 @@ static int h2_max_workers(void)
     return maxw;
 }
 
-int rk_live_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp, server_rec *s)
+static int watcher_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp, server_rec *s)
 {
     int workers = 0;
 
@@ -93,11 +132,11 @@ int rk_live_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp, 
     if (ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_PRE_CONFIG) {
         return OK;   /* the first, dry run of the configuration */
     }
-    if (!rkm_shared_map(pconf, s, sizeof(*rk_holding_all), (void **)&rk_holding_all,
+    if (!rkm_shared_map(pconf, s, sizeof(*holding_all), (void **)&holding_all,
                         "listener counter")) {
         return HTTP_INTERNAL_SERVER_ERROR;
     }
-    *rk_holding_all = 0;
+    *holding_all = 0;
     ap_mpm_query(AP_MPMQ_MAX_DAEMONS, &workers);
     {
         int threads = 1;
@@ -105,21 +144,21 @@ int rk_live_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp, 
         workers *= threads > 0 ? threads : 1;
     }
     /* a listener that holds a thread may take at most half of the workers */
-    rk_holding_cap = rk_config_event_listeners() > 0 ? rk_config_event_listeners()
+    holding_cap = rk_config_event_listeners() > 0 ? rk_config_event_listeners()
                   : workers > 1 ? workers / 2 : 1;
     /* and one that comes over HTTP/2 holds one of mod_http2's workers of its child:
      * at most half of them too, whatever RankingEventListeners says (past them every
      * request of HTTP/2 to that child would wait) */
     {
         int h2 = h2_max_workers();
-        rk_h2_cap = h2 > 1 ? h2 / 2 : 1;
+        h2_cap = h2 > 1 ? h2 / 2 : 1;
     }
     return OK;
 }
 
-/* ---- the listeners' list and queues (rk_live.mutex held) ---- */
+/* ---- the listeners' list and queues (watch.mutex held) ---- */
 
-void rk_live_append(listener *l, const char *text, size_t n)
+static void append(listener *l, const char *text, size_t n)
 {
     if (l->end) {
         return;
@@ -156,7 +195,7 @@ void rk_live_append(listener *l, const char *text, size_t n)
 
 /* Give L its turn: a callback of the MPM for a parked listener, a signal for one
  * that holds its thread. */
-void rk_live_schedule(listener *l)
+void rkm_watcher_schedule(listener *l)
 {
     if (!l->async) {
         apr_thread_cond_signal(l->cond);
@@ -172,7 +211,7 @@ void rk_live_schedule(listener *l)
     }
 }
 
-void rk_live_link(listener *l)
+static void link_listener(listener *l)
 {
     conn_rec *c = l->c;
     apr_socket_t *sock = c->master ? NULL : ap_get_conn_socket(c);
@@ -180,37 +219,37 @@ void rk_live_link(listener *l)
 
     l->src->listeners++;
     rk_stats_add(l->stream ? &rk_stats->streams : &rk_stats->polls, 1);
-    l->next = rk_live.head;
+    l->next = watch.head;
     l->prev = NULL;
-    if (rk_live.head) {
-        rk_live.head->prev = l;
+    if (watch.head) {
+        watch.head->prev = l;
     }
-    rk_live.head = l;
+    watch.head = l;
     /* an HTTP/2 stream's own connection is mod_http2's: it sees a reset itself */
     l->hup_fd = -1;
-    if (rk_live.ep >= 0 && sock && apr_os_sock_get(&fd, sock) == APR_SUCCESS) {
+    if (watch.ep >= 0 && sock && apr_os_sock_get(&fd, sock) == APR_SUCCESS) {
         struct epoll_event ev;
 
         memset(&ev, 0, sizeof(ev));
         ev.events = EPOLLRDHUP;
         ev.data.ptr = l;
-        if (epoll_ctl(rk_live.ep, EPOLL_CTL_ADD, fd, &ev) == 0) {
+        if (epoll_ctl(watch.ep, EPOLL_CTL_ADD, fd, &ev) == 0) {
             l->hup_fd = fd;
         }
     }
 }
 
-void rk_live_unlink(listener *l)
+void rkm_watcher_unlink(listener *l)
 {
     if (l->hup_fd >= 0) {
-        epoll_ctl(rk_live.ep, EPOLL_CTL_DEL, l->hup_fd, NULL);
+        epoll_ctl(watch.ep, EPOLL_CTL_DEL, l->hup_fd, NULL);
         l->hup_fd = -1;
     }
     if (l->prev) {
         l->prev->next = l->next;
     }
     else {
-        rk_live.head = l->next;
+        watch.head = l->next;
     }
     if (l->next) {
         l->next->prev = l->prev;
@@ -221,49 +260,49 @@ void rk_live_unlink(listener *l)
         l->src->have_rev = 0;
         l->src->cursor = -1;
     }
-    rk_live_give_place(l);
+    rkm_watcher_give_place(l);
     free(l->pending);
     l->pending = NULL;
     l->plen = l->pcap = 0;
 }
 
-int rk_live_take_place(listener *l)
+int rkm_watcher_take_place(listener *l)
 {
     if (l->async) {
         int cap = rk_config_event_listeners() > 0 ? rk_config_event_listeners()
                   : ASYNC_LISTENERS_DEFAULT;
 
-        if (rk_live.parked >= cap) {
+        if (watch.parked >= cap) {
             return 0;
         }
-        rk_live.parked++;
+        watch.parked++;
         return 1;
     }
-    if (l->c->master && rk_live.h2_holding >= rk_h2_cap) {
+    if (l->c->master && watch.h2_holding >= h2_cap) {
         return 0;
     }
-    if ((int)__atomic_fetch_add(rk_holding_all, 1, __ATOMIC_SEQ_CST) >= rk_holding_cap) {
-        __atomic_fetch_sub(rk_holding_all, 1, __ATOMIC_SEQ_CST);
+    if ((int)__atomic_fetch_add(holding_all, 1, __ATOMIC_SEQ_CST) >= holding_cap) {
+        __atomic_fetch_sub(holding_all, 1, __ATOMIC_SEQ_CST);
         return 0;
     }
-    rk_live.holding++;
+    watch.holding++;
     if (l->c->master) {
-        rk_live.h2_holding++;
+        watch.h2_holding++;
     }
     return 1;
 }
 
-void rk_live_give_place(listener *l)
+void rkm_watcher_give_place(listener *l)
 {
     if (l->async) {
-        rk_live.parked--;
+        watch.parked--;
         return;
     }
-    rk_live.holding--;
+    watch.holding--;
     if (l->c->master) {
-        rk_live.h2_holding--;
+        watch.h2_holding--;
     }
-    __atomic_fetch_sub(rk_holding_all, 1, __ATOMIC_SEQ_CST);
+    __atomic_fetch_sub(holding_all, 1, __ATOMIC_SEQ_CST);
 }
 
 /* Free the connection of L, which ended (the socket is closed, the MPM counts it
@@ -274,23 +313,23 @@ static void free_ended(listener *l)
     free(l);
 }
 
-void rk_live_close(listener *l)
+void rkm_watcher_close(listener *l)
 {
     if (apr_time_now() - l->parked_at >= CLOSE_MARGIN) {
         free_ended(l);
         return;
     }
-    apr_thread_mutex_lock(rk_live.mutex);
-    l->next = rk_live.closing;
-    rk_live.closing = l;
-    apr_thread_mutex_unlock(rk_live.mutex);
+    apr_thread_mutex_lock(watch.mutex);
+    l->next = watch.closing;
+    watch.closing = l;
+    apr_thread_mutex_unlock(watch.mutex);
 }
 
-/* Free the connections of rk_live.closing that are due (rk_live.mutex held; released
+/* Free the connections of watch.closing that are due (watch.mutex held; released
  * while freeing). */
 static void close_due(apr_time_t now)
 {
-    listener **pp = &rk_live.closing, *due = NULL, *l;
+    listener **pp = &watch.closing, *due = NULL, *l;
 
     while ((l = *pp) != NULL) {
         if (now - l->parked_at >= CLOSE_MARGIN) {
@@ -305,28 +344,28 @@ static void close_due(apr_time_t now)
     if (!due) {
         return;
     }
-    apr_thread_mutex_unlock(rk_live.mutex);
+    apr_thread_mutex_unlock(watch.mutex);
     while ((l = due) != NULL) {
         due = l->next;
         free_ended(l);
     }
-    apr_thread_mutex_lock(rk_live.mutex);
+    apr_thread_mutex_lock(watch.mutex);
 }
 
-source *rk_live_source(server_rec *s)
+static source *source_of(server_rec *s)
 {
     source *src;
 
-    for (src = rk_live.sources; src; src = src->next) {
+    for (src = watch.sources; src; src = src->next) {
         if (src->s == s) {
             return src;
         }
     }
-    src = apr_pcalloc(rk_live.pool, sizeof(*src));
+    src = apr_pcalloc(watch.pool, sizeof(*src));
     src->s = s;
     src->cursor = -1;
-    src->next = rk_live.sources;
-    rk_live.sources = src;
+    src->next = watch.sources;
+    watch.sources = src;
     return src;
 }
 
@@ -340,7 +379,7 @@ static void dispatch(source *src, const rk_lane_change *c)
     size_t len[2] = { 0, 0 };
     listener *l;
 
-    for (l = rk_live.head; l; l = l->next) {
+    for (l = watch.head; l; l = l->next) {
         int k;
 
         if (!l->stream || l->src != src || l->competition != comp || id <= l->last_id) {
@@ -354,7 +393,7 @@ static void dispatch(source *src, const rk_lane_change *c)
             }
             rk_lane_event(text[k], c, l->key);
         }
-        rk_live_append(l, text[k], len[k]);
+        append(l, text[k], len[k]);
         l->last_id = id;
     }
     free(text[0]);
@@ -366,12 +405,12 @@ static void dispatch_change(void *baton, const rk_lane_change *c)
 {
     source *src = baton;
 
-    apr_thread_mutex_lock(rk_live.mutex);
+    apr_thread_mutex_lock(watch.mutex);
     dispatch(src, c);
     if (src->listeners > 0 && src->cursor >= 0 && apr_atoi64(c->id) > src->cursor) {
         src->cursor = apr_atoi64(c->id);
     }
-    apr_thread_mutex_unlock(rk_live.mutex);
+    apr_thread_mutex_unlock(watch.mutex);
 }
 
 /* Read SRC's revision; when the data moved, dispatch the new records of the change
@@ -404,11 +443,11 @@ static void poll_source(apr_pool_t *p, source *src)
         rkm_changes_committed_elsewhere();   /* every child reads again */
     }
     if (n > 0) {
-        apr_thread_mutex_lock(rk_live.mutex);
+        apr_thread_mutex_lock(watch.mutex);
         /* a long poll answers once the data is not what its ETag was made from */
-        for (l = rk_live.head; l; l = l->next) {
+        for (l = watch.head; l; l = l->next) {
             if (!l->stream && l->src == src
-                && (rev.data > l->rev || strcmp(l->rq->rev.epoch, rev.epoch) != 0)) {
+                && (rev.data > l->rev || strcmp(l->epoch, rev.epoch) != 0)) {
                 l->changed = 1;
             }
         }
@@ -417,23 +456,23 @@ static void poll_source(apr_pool_t *p, source *src)
             src->rev = rev.data;
             src->have_rev = 1;
         }
-        apr_thread_mutex_unlock(rk_live.mutex);
+        apr_thread_mutex_unlock(watch.mutex);
     }
 }
 
-/* End the listeners whose client closed its side (rk_live.mutex held: a listener is
- * taken out of the epoll set by rk_live_unlink under the mutex, so every event read
+/* End the listeners whose client closed its side (watch.mutex held: a listener is
+ * taken out of the epoll set by rkm_watcher_unlink under the mutex, so every event read
  * here is of a listener still linked). */
 static void gone(void)
 {
     struct epoll_event evs[256];
     int k, j;
 
-    while (rk_live.ep >= 0 && (k = epoll_wait(rk_live.ep, evs, 256, 0)) > 0) {
+    while (watch.ep >= 0 && (k = epoll_wait(watch.ep, evs, 256, 0)) > 0) {
         for (j = 0; j < k; j++) {
             listener *l = evs[j].data.ptr;
 
-            epoll_ctl(rk_live.ep, EPOLL_CTL_DEL, l->hup_fd, NULL);
+            epoll_ctl(watch.ep, EPOLL_CTL_DEL, l->hup_fd, NULL);
             l->hup_fd = -1;
             l->end = 1;
         }
@@ -460,52 +499,52 @@ static void *APR_THREAD_FUNC watcher(apr_thread_t *t, void *data)
     (void)t;
     (void)data;
 
-    apr_pool_create(&p, rk_live.pool);
-    apr_thread_mutex_lock(rk_live.mutex);
-    while (!rk_live.stop) {
+    apr_pool_create(&p, watch.pool);
+    apr_thread_mutex_lock(watch.mutex);
+    while (!watch.stop) {
         source *src, *list[64];
         int n = 0, i, state = AP_MPMQ_RUNNING;
         apr_time_t now;
         listener *l;
 
-        if (!rk_live.poked) {
-            apr_thread_cond_timedwait(rk_live.wake, rk_live.mutex,
-                                      rk_live.closing ? CLOSE_MARGIN : TICK);
+        if (!watch.poked) {
+            apr_thread_cond_timedwait(watch.wake, watch.mutex,
+                                      watch.closing ? CLOSE_MARGIN : TICK);
         }
-        rk_live.poked = 0;
-        for (src = rk_live.sources; src && n < 64; src = src->next) {
+        watch.poked = 0;
+        for (src = watch.sources; src && n < 64; src = src->next) {
             if (src->listeners > 0) {
                 list[n++] = src;
             }
         }
-        apr_thread_mutex_unlock(rk_live.mutex);
+        apr_thread_mutex_unlock(watch.mutex);
         for (i = 0; i < n; i++) {
             poll_source(p, list[i]);
             apr_pool_clear(p);
         }
         ap_mpm_query(AP_MPMQ_MPM_STATE, &state);
-        apr_thread_mutex_lock(rk_live.mutex);
+        apr_thread_mutex_lock(watch.mutex);
         gone();
         now = apr_time_now();
         close_due(now);
-        for (l = rk_live.head; l; l = l->next) {
+        for (l = watch.head; l; l = l->next) {
             if (state == AP_MPMQ_STOPPING) {
                 l->end = 1;   /* the child stops: end streams, answer polls */
             }
             if (l->stream && !l->end && !l->plen
                 && now - l->last_write >= keepalive_of(l, rk_config_event_keepalive())) {
-                rk_live_append(l, ": keep-alive\n\n", 14);
+                append(l, ": keep-alive\n\n", 14);
                 l->last_write = now;   /* not twice before its turn */
             }
             if (!l->stream && now >= l->deadline) {
                 l->end = 1;
             }
             if (l->plen || l->end || l->changed) {
-                rk_live_schedule(l);
+                rkm_watcher_schedule(l);
             }
         }
     }
-    apr_thread_mutex_unlock(rk_live.mutex);
+    apr_thread_mutex_unlock(watch.mutex);
     apr_pool_destroy(p);
     /* a plain return, not apr_thread_exit(): pthread_exit's unwinding at the end of a
      * thread trips AddressSanitizer's own thread teardown (a false "stack-use-after-
@@ -518,55 +557,126 @@ static apr_status_t live_stop(void *unused)
     apr_status_t rv;
 
     (void)unused;
-    if (rk_live.thread) {
-        apr_thread_mutex_lock(rk_live.mutex);
-        rk_live.stop = 1;
-        apr_thread_cond_signal(rk_live.wake);
-        apr_thread_mutex_unlock(rk_live.mutex);
-        apr_thread_join(&rv, rk_live.thread);
-        rk_live.thread = NULL;
+    if (watch.thread) {
+        apr_thread_mutex_lock(watch.mutex);
+        watch.stop = 1;
+        apr_thread_cond_signal(watch.wake);
+        apr_thread_mutex_unlock(watch.mutex);
+        apr_thread_join(&rv, watch.thread);
+        watch.thread = NULL;
     }
-    if (rk_live.ep >= 0) {
-        close(rk_live.ep);
-        rk_live.ep = -1;
+    if (watch.ep >= 0) {
+        close(watch.ep);
+        watch.ep = -1;
     }
-    rk_live.ready = 0;
+    watch.ready = 0;
     return APR_SUCCESS;
 }
 
-void rk_live_child_init(apr_pool_t *p, server_rec *s)
+static void watcher_child_init(apr_pool_t *p, server_rec *s)
 {
     int async = 0;
 
-    memset(&rk_live, 0, sizeof(rk_live));
-    rk_live.pool = p;
+    memset(&watch, 0, sizeof(watch));
+    watch.pool = p;
     /* without it, a closed stream is found by its next keep-alive comment only */
-    if ((rk_live.ep = epoll_create1(EPOLL_CLOEXEC)) < 0) {
+    if ((watch.ep = epoll_create1(EPOLL_CLOEXEC)) < 0) {
         ap_log_error(APLOG_MARK, APLOG_WARNING, errno, s, "mod_ranking: no epoll set for "
                      "the listeners: a client that leaves is noticed at the next write");
     }
     ap_mpm_query(AP_MPMQ_IS_ASYNC, &async);
-    rk_live.async_mpm = async;
-    if (apr_thread_mutex_create(&rk_live.mutex, APR_THREAD_MUTEX_DEFAULT, p) != APR_SUCCESS
-        || apr_thread_cond_create(&rk_live.wake, p) != APR_SUCCESS
-        || apr_thread_create(&rk_live.thread, NULL, watcher, NULL, p) != APR_SUCCESS) {
+    watch.async_mpm = async;
+    if (apr_thread_mutex_create(&watch.mutex, APR_THREAD_MUTEX_DEFAULT, p) != APR_SUCCESS
+        || apr_thread_cond_create(&watch.wake, p) != APR_SUCCESS
+        || apr_thread_create(&watch.thread, NULL, watcher, NULL, p) != APR_SUCCESS) {
         ap_log_error(APLOG_MARK, APLOG_ERR, 0, s, "mod_ranking: no watcher thread: event "
                      "streams and long polls answer 503");
-        rk_live.thread = NULL;
+        watch.thread = NULL;
         return;
     }
     /* before the pool's other cleanups: the thread uses the mutex and the pool */
     apr_pool_pre_cleanup_register(p, NULL, live_stop);
-    rk_live.ready = 1;
-    rkm_changes_listen(rk_live_poke);
+    watch.ready = 1;
+    rkm_changes_listen(poke);
 }
 
-void rk_live_poke(void)
+static void poke(void)
 {
-    if (rk_live.ready) {
-        apr_thread_mutex_lock(rk_live.mutex);
-        rk_live.poked = 1;
-        apr_thread_cond_signal(rk_live.wake);
-        apr_thread_mutex_unlock(rk_live.mutex);
+    if (watch.ready) {
+        apr_thread_mutex_lock(watch.mutex);
+        watch.poked = 1;
+        apr_thread_cond_signal(watch.wake);
+        apr_thread_mutex_unlock(watch.mutex);
     }
+}
+
+/* ---- what the other two files of live updates reach ---- */
+
+void rkm_watcher_lock(void)
+{
+    apr_thread_mutex_lock(watch.mutex);
+}
+
+void rkm_watcher_unlock(void)
+{
+    apr_thread_mutex_unlock(watch.mutex);
+}
+
+void rkm_watcher_wait(apr_thread_cond_t *cond, apr_interval_time_t timeout)
+{
+    apr_thread_cond_timedwait(cond, watch.mutex, timeout);
+}
+
+int rkm_watcher_ready(void)
+{
+    return watch.ready;
+}
+
+int rkm_watcher_async_mpm(void)
+{
+    return watch.async_mpm;
+}
+
+int rkm_watcher_add_stream(listener *l, server_rec *s)
+{
+    rkm_watcher_lock();
+    l->src = source_of(s);
+    if (l->src->cursor >= 0 && l->src->cursor > l->last_id) {
+        rkm_watcher_unlock();
+        return 0;   /* records were dispatched meanwhile: replay them first */
+    }
+    if (l->src->cursor < 0) {
+        l->src->cursor = l->last_id;
+    }
+    link_listener(l);
+    rkm_watcher_unlock();
+    return 1;
+}
+
+int rkm_watcher_add_poll(listener *l, server_rec *s, const char *epoch)
+{
+    int ok;
+
+    rkm_watcher_lock();
+    if ((ok = rkm_watcher_take_place(l)) != 0) {
+        l->src = source_of(s);
+        /* the data moved between the request's read of the revision and now? */
+        /* (the watcher's own reading may be older than the request's: only a newer
+         * revision, or another database, is a change) */
+        l->epoch = epoch;
+        l->changed = l->src->have_rev && (l->src->rev > l->rev
+                                          || strcmp(l->src->epoch, epoch) != 0);
+        link_listener(l);
+        if (l->changed) {
+            rkm_watcher_schedule(l);
+        }
+    }
+    rkm_watcher_unlock();
+    return ok;
+}
+
+void rkm_watcher_register_hooks(void)
+{
+    ap_hook_post_config(watcher_post_config, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_child_init(watcher_child_init, NULL, NULL, APR_HOOK_MIDDLE);
 }

@@ -1,20 +1,18 @@
-/* mod_ranking_events.c: the requests of live updates: the event stream of a
- * competition (GET /competition/{c}/events) and the long poll of read routes, their
- * registration with the watcher (mod_ranking_live.c), and their writes, from the
- * handler or from a callback of the MPM.  See mod_ranking_live.c for the design. */
+/* mod_ranking_parked.c: live updates, a listener's connection: the head of a stream's
+ * answer held until its first write, the listener's writes, and, with the event MPM,
+ * the parked connection: the MPM's hand-over (suspend_connection hook), its turns on
+ * the MPM's worker threads (scheduled by the watcher, mod_ranking_watcher.c), the
+ * stream detached from its request, and its end.  See mod_ranking_watcher.c for the
+ * design and the MPM's races this code keeps clear of. */
 #include "ap_mpm.h"
 #include "mpm_common.h"
 #include "util_filter.h"
 
-#include "mod_ranking_live_int.h"
-#include "mod_ranking_answer.h"
-#include "mod_ranking_request.h"
-#include "mod_ranking_status.h"
-#include "mod_ranking_config.h"
-#include "mod_ranking_db.h"
-#include "rk_live.h"
+#include "mod_ranking_parked.h"
+#include "mod_ranking_handler.h"
+#include "mod_ranking_watcher.h"
 
-/* ---- writing ---- */
+/* ---- the head of a stream's answer ---- */
 
 /* The head of a stream's answer, held until the first FLUSH.  httpd's HTTP_HEADER
  * filter passes the head on its own, before the body; the core output filter, seeing
@@ -25,6 +23,7 @@
  * After the CHUNK filter (added by HTTP_HEADER once the head has gone by), so that
  * the held head is not chunked; removes itself at the first FLUSH. */
 static ap_filter_rec_t *hold_head_filter;
+
 
 static apr_status_t hold_head(ap_filter_t *f, apr_bucket_brigade *bb)
 {
@@ -103,13 +102,13 @@ static void suspended(conn_rec *c, request_rec *r)
         return;
     }
     ap_set_module_config(c->conn_config, &ranking_module, NULL);
-    apr_thread_mutex_lock(rk_live.mutex);
+    rkm_watcher_lock();
     l->parked_at = apr_time_now();
     /* a stream's first turn detaches it from its request */
     if ((l->stream && l->r) || l->plen || l->end || l->changed) {
-        rk_live_schedule(l);
+        rkm_watcher_schedule(l);
     }
-    apr_thread_mutex_unlock(rk_live.mutex);
+    rkm_watcher_unlock();
 }
 
 /* The connection of L is freed before the MPM parked it: the MPM closed it itself
@@ -119,17 +118,17 @@ static apr_status_t unparked(void *data)
 {
     listener *l = data;
 
-    apr_thread_mutex_lock(rk_live.mutex);
+    rkm_watcher_lock();
     if (!l->parked_at) {
-        rk_live_unlink(l);   /* L itself goes with its request's pool, freed next */
+        rkm_watcher_unlink(l);   /* L itself goes with its request's pool, freed next */
     }
-    apr_thread_mutex_unlock(rk_live.mutex);
+    rkm_watcher_unlock();
     return APR_SUCCESS;
 }
 
 /* Hand L's connection to the MPM's end of a SUSPENDED request (suspended());
  * the handler returns SUSPENDED next. */
-static int park(listener *l)
+int rkm_parked_park(listener *l)
 {
     apr_pool_pre_cleanup_register(l->c->pool, l, unparked);
     ap_set_module_config(l->c->conn_config, &ranking_module, l);
@@ -137,10 +136,8 @@ static int park(listener *l)
     return SUSPENDED;
 }
 
-void rk_live_register_hooks(void)
+void rkm_parked_register_hooks(void)
 {
-    ap_hook_post_config(rk_live_post_config, NULL, NULL, APR_HOOK_MIDDLE);
-    ap_hook_child_init(rk_live_child_init, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_suspend_connection(suspended, NULL, NULL, APR_HOOK_MIDDLE);
     /* a request filter after CHUNK (AP_FTYPE_TRANSCODE) */
     hold_head_filter = ap_register_output_filter("RANKING_HOLD_HEAD", hold_head, NULL,
@@ -151,7 +148,7 @@ void rk_live_register_hooks(void)
  * the write failed.  A parked stream's write waits at most WRITE_TIMEOUT.  Through
  * the request's filters; once detached, through the connection's, as a chunk of its
  * own making when the answer is chunked. */
-static int send_text(listener *l, char *text, size_t n)
+int rkm_parked_send(listener *l, char *text, size_t n)
 {
     conn_rec *c = l->c;
     apr_socket_t *sock = !l->async || c->master ? NULL : ap_get_conn_socket(c);
@@ -187,8 +184,8 @@ static int send_text(listener *l, char *text, size_t n)
     return rv == APR_SUCCESS && !c->aborted ? 0 : -1;
 }
 
-/* Send what is queued for L (rk_live.mutex held; released while writing). */
-static int flush_pending(listener *l)
+/* Send what is queued for L (the watcher's mutex held; released while writing). */
+int rkm_parked_flush(listener *l)
 {
     char *text = l->pending;
     size_t n = l->plen;
@@ -199,9 +196,9 @@ static int flush_pending(listener *l)
     }
     l->pending = NULL;
     l->plen = l->pcap = 0;
-    apr_thread_mutex_unlock(rk_live.mutex);
-    rv = send_text(l, text, n);
-    apr_thread_mutex_lock(rk_live.mutex);
+    rkm_watcher_unlock();
+    rv = rkm_parked_send(l, text, n);
+    rkm_watcher_lock();
     return rv;
 }
 
@@ -220,14 +217,13 @@ static void finish_parked(listener *l)
     conn_rec *c = l->c;
     apr_bucket_brigade *bb;
 
-    apr_pool_cleanup_kill(r->pool, l, free_listener);   /* L outlives r: rk_live_close */
+    apr_pool_cleanup_kill(r->pool, l, free_listener);   /* L outlives r: rkm_watcher_close */
     ap_finalize_request_protocol(r);
     bb = apr_brigade_create(c->pool, c->bucket_alloc);
     APR_BRIGADE_INSERT_TAIL(bb, apr_bucket_flush_create(c->bucket_alloc));
     ap_pass_brigade(c->output_filters, bb);
     ap_process_request_after_handler(r);   /* r is gone after this */
     l->r = NULL;
-    l->rq = NULL;
     APR_BRIGADE_INSERT_TAIL(bb, apr_bucket_flush_create(c->bucket_alloc));
     ap_pass_brigade(c->output_filters, bb);
     apr_brigade_cleanup(bb);
@@ -237,7 +233,7 @@ static void finish_parked(listener *l)
     if (c->cs) {
         c->cs->state = CONN_STATE_SUSPENDED;
     }
-    rk_live_close(l);
+    rkm_watcher_close(l);
 }
 
 /* Whether the parked stream of R can go on without its request: the filters of the
@@ -279,7 +275,6 @@ static void detach(listener *l)
 
     l->chunked = r->chunked;
     l->r = NULL;
-    l->rq = NULL;
     l->bb = apr_brigade_create(c->pool, c->bucket_alloc);   /* the request's goes */
     apr_pool_cleanup_kill(r->pool, l, free_listener);       /* L is the stream's now */
     APR_BRIGADE_INSERT_TAIL(l->bb, ap_bucket_eor_create(c->bucket_alloc, r));
@@ -306,10 +301,10 @@ static void finish_detached(listener *l)
     ap_pass_brigade(c->output_filters, bb);
     apr_brigade_cleanup(bb);
     l->bb = NULL;
-    rk_live_close(l);
+    rkm_watcher_close(l);
 }
 
-/* A parked listener's turn, on a worker thread of the MPM (rk_live_schedule).  One
+/* A parked listener's turn, on a worker thread of the MPM (rkm_watcher_schedule).  One
  * turn of a listener at a time: L->scheduled stays set until its turn ends (the
  * watcher registers none meanwhile), and a turn that finds more to do at its end
  * registers the next.  The first turn is registered by the MPM's own thread once it
@@ -331,19 +326,19 @@ static void callback(void *baton)
             r = NULL;
         }
     }
-    apr_thread_mutex_lock(rk_live.mutex);
-    if (l->stream && flush_pending(l) != 0) {
+    rkm_watcher_lock();
+    if (l->stream && rkm_parked_flush(l) != 0) {
         l->end = 1;
     }
     done = l->end || (!l->stream && l->changed);
     if (done) {
-        rk_live_unlink(l);
+        rkm_watcher_unlink(l);
     }
     l->scheduled = 0;
     if (!done && l->plen) {
-        rk_live_schedule(l);   /* more came while writing */
+        rkm_watcher_schedule(l);   /* more came while writing */
     }
-    apr_thread_mutex_unlock(rk_live.mutex);
+    rkm_watcher_unlock();
     if (!r) {
         if (done) {
             finish_detached(l);
@@ -353,7 +348,9 @@ static void callback(void *baton)
     if (done && !l->stream) {
         /* the connection is closed after the answer (finish_parked): say so */
         r->connection->keepalive = AP_CONN_CLOSE;
-        l->reread(r, l->rq);   /* the new answer, or 304 */
+        /* the request is handed back: the read path, seeing it has waited, answers
+         * it anew (the new answer, or 304) */
+        rkm_handler_resume(r);
     }
     apr_thread_mutex_unlock(r->invoke_mtx);
     if (done) {
@@ -361,45 +358,9 @@ static void callback(void *baton)
     }
 }
 
-/* ---- registering ---- */
+/* ---- a listener ---- */
 
-static int busy(request_rec *r)
-{
-    apr_table_setn(r->headers_out, "Retry-After", "5");
-    ap_log_rerror(APLOG_MARK, APLOG_WARNING, 0, r, "too many event streams and long polls "
-                  "(RankingEventListeners): answered 503");
-    return rk_send_error(r, HTTP_SERVICE_UNAVAILABLE, NULL);
-}
-
-/* Park the request when the MPM can (and it is not an HTTP/2 stream). */
-static int can_park(request_rec *r)
-{
-    return rk_live.async_mpm && !r->connection->master && r->invoke_mtx;
-}
-
-/* Hold the thread until L ends (a stream) or changes or times out (a poll). */
-static void hold(listener *l)
-{
-    apr_thread_mutex_lock(rk_live.mutex);
-    while (!l->end && !(!l->stream && l->changed)) {
-        if (l->stream && flush_pending(l) != 0) {
-            l->end = 1;
-            break;
-        }
-        if (!l->end && !l->plen) {
-            apr_thread_cond_timedwait(l->cond, rk_live.mutex, apr_time_from_sec(1));
-        }
-        /* an HTTP/2 stream that its client reset (mod_http2 marks it aborted): its
-         * socket is not in the watcher's epoll set, and its worker is needed */
-        if (l->c->aborted) {
-            l->end = 1;
-        }
-    }
-    rk_live_unlink(l);
-    apr_thread_mutex_unlock(rk_live.mutex);
-}
-
-static listener *listener_new(request_rec *r, rk_req *rq, int stream)
+listener *rkm_parked_listener(request_rec *r, int stream, int async)
 {
     listener *l = calloc(1, sizeof(*l));
 
@@ -408,10 +369,9 @@ static listener *listener_new(request_rec *r, rk_req *rq, int stream)
     }
     apr_pool_cleanup_register(r->pool, l, free_listener, apr_pool_cleanup_null);
     l->r = r;
-    l->rq = rq;
     l->c = r->connection;
     l->stream = stream;
-    l->async = can_park(r);
+    l->async = async;
     l->last_write = apr_time_now();
     l->turn = callback;
     l->hup_fd = -1;
@@ -421,214 +381,7 @@ static listener *listener_new(request_rec *r, rk_req *rq, int stream)
     return l;
 }
 
-/* ---- the event stream ---- */
-
-/* What a replay gathers: the events of a page of records, malloc()ed. */
-typedef struct {
-    listener *l;
-    char *text;
-    size_t n;
-    int failed;
-} replay_page;
-
-static void replay_change(void *baton, const rk_lane_change *ch)
+void rkm_parked_hold_head(request_rec *r)
 {
-    replay_page *pg = baton;
-    size_t k;
-    char *bigger;
-
-    if (pg->failed) {
-        return;
-    }
-    k = rk_lane_event(NULL, ch, pg->l->key);
-    if (!(bigger = realloc(pg->text, pg->n + k))) {
-        pg->failed = 1;
-        return;
-    }
-    pg->text = bigger;
-    rk_lane_event(pg->text + pg->n, ch, pg->l->key);
-    pg->n += k;
-    pg->l->last_id = apr_atoi64(ch->id);
-}
-
-/* Write the records of the competition after L->last_id, up to the newest (a page at
- * a time).  0, or the status to answer (nothing sent yet) / -1 (the client is gone). */
-static int replay(request_rec *r, rk_db *db, listener *l)
-{
-    for (;;) {
-        replay_page pg = { l, NULL, 0, 0 };
-        apr_pool_t *p;
-        int got;
-
-        if (!(p = rk_db_rows_pool(r))) {
-            return HTTP_INTERNAL_SERVER_ERROR;
-        }
-        got = rkm_changes_replay(r, p, db, l->competition, l->last_id, replay_change, &pg);
-        apr_pool_destroy(p);
-        if (got < 0 || pg.failed) {
-            free(pg.text);
-            return got < 0 ? HTTP_SERVICE_UNAVAILABLE : HTTP_INTERNAL_SERVER_ERROR;
-        }
-        if (pg.n && send_text(l, pg.text, pg.n) != 0) {
-            return -1;
-        }
-        if (!pg.n) {
-            free(pg.text);
-        }
-        if (got < RKM_CHANGES_PAGE) {
-            return 0;
-        }
-    }
-}
-
-/* The head of an event stream's answer (ON), or back to that of an error answer
- * (the stream was refused before anything was sent). */
-static void stream_head(request_rec *r, int on)
-{
-    if (!on) {
-        apr_table_unset(r->headers_out, "X-Accel-Buffering");
-        apr_table_setn(r->err_headers_out, "Cache-Control", "private, no-cache");
-        return;
-    }
-    r->status = HTTP_OK;
-    ap_set_content_type(r, "text/event-stream");
     ap_add_output_filter_handle(hold_head_filter, NULL, r, r->connection);
-    /* in place of the "private, no-cache" of authenticated answers */
-    apr_table_setn(r->err_headers_out, "Cache-Control", "no-cache");
-    apr_table_setn(r->headers_out, "X-Accel-Buffering", "no");
-}
-
-int rk_events(request_rec *r, rk_req *rq)
-{
-    listener *l;
-    rk_db db;
-    const char *args[RK_MAX_IDS], *found[1];
-    apr_int64_t last = 0;
-    int rv, resume;
-
-    if (!rk_accepts_event_stream(apr_table_get(r->headers_in, "Accept"))) {
-        return rk_send_status(r, HTTP_NOT_ACCEPTABLE);
-    }
-    if ((rv = rk_db_open(r, &db)) != OK) {
-        return rk_send_status(r, rv);
-    }
-    rk_route_args(&rq->route, args);
-    switch (rk_db_select_one(r, &db, RK_Q_COMPETITION, args, found, 1)) {
-    case -1: return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
-    case 0:  return rk_send_status(r, HTTP_NOT_FOUND);
-    }
-    /* a malformed Last-Event-ID is ignored: the stream starts with the next change */
-    resume = rk_last_event_id(apr_table_get(r->headers_in, "Last-Event-ID"), &last) == 1;
-    if (!rk_live.ready) {
-        return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
-    }
-    if (r->header_only) {
-        stream_head(r, 1);
-        return OK;
-    }
-    if (!(l = listener_new(r, rq, 1))) {
-        return rk_send_status(r, HTTP_INTERNAL_SERVER_ERROR);
-    }
-    l->competition = apr_atoi64(rq->route.ids[RK_ID_COMPETITION]);
-    l->key = (rk_config_variants(r) & RK_VARIANT_A) ? "voie" : "line";
-    apr_thread_mutex_lock(rk_live.mutex);
-    rv = rk_live_take_place(l);
-    apr_thread_mutex_unlock(rk_live.mutex);
-    if (!rv) {
-        return busy(r);
-    }
-    stream_head(r, 1);
-    if (!resume && rkm_changes_newest(r, &db, &last) != 0) {
-        rv = HTTP_SERVICE_UNAVAILABLE;
-        goto refused;
-    }
-    l->last_id = last;
-    /* the stream is open: a comment now, so that the client knows it */
-    {
-        static const char hello[] = "retry: 2000\n: mod_ranking events\n\n";
-        char *t = malloc(sizeof(hello) - 1);
-
-        if (!t || (memcpy(t, hello, sizeof(hello) - 1), send_text(l, t, sizeof(hello) - 1)) != 0) {
-            rv = -1;
-            goto refused;
-        }
-    }
-    /* register; records the watcher dispatched before this listener was there are
-     * replayed from the database first */
-    for (;;) {
-        if ((rv = replay(r, &db, l)) != 0) {
-            goto refused;
-        }
-        apr_thread_mutex_lock(rk_live.mutex);
-        l->src = rk_live_source(r->server);
-        if (l->src->cursor < 0 || l->src->cursor <= l->last_id) {
-            if (l->src->cursor < 0) {
-                l->src->cursor = l->last_id;
-            }
-            break;
-        }
-        apr_thread_mutex_unlock(rk_live.mutex);
-    }
-    rk_live_link(l);
-    apr_thread_mutex_unlock(rk_live.mutex);
-    /* the stream needs no database connection of its own from now on (the watcher
-     * reads the change log with its own): give it back, or every open stream would
-     * hold one */
-    rk_db_put(r);
-    if (l->async) {
-        return park(l);
-    }
-    hold(l);
-    return OK;
-
-refused:
-    apr_thread_mutex_lock(rk_live.mutex);
-    rk_live_give_place(l);
-    apr_thread_mutex_unlock(rk_live.mutex);
-    if (rv > 0) {
-        stream_head(r, 0);   /* nothing sent yet: an error answer like any other */
-        return rk_send_status(r, rv);
-    }
-    return OK;
-}
-
-/* ---- the long poll ---- */
-
-int rk_live_wait(request_rec *r, rk_req *rq, int seconds, rk_reread_fn *reread)
-{
-    listener *l;
-    int ok;
-
-    if (!rk_live.ready || !(l = listener_new(r, rq, 0))) {
-        return reread(r, rq);   /* answer at once: the client polls again */
-    }
-    l->rev = rq->rev.data;
-    l->deadline = r->request_time + apr_time_from_sec(seconds);
-    l->reread = reread;
-    apr_table_setn(r->headers_out, "Preference-Applied",
-                   apr_psprintf(r->pool, "wait=%d", seconds));
-    apr_thread_mutex_lock(rk_live.mutex);
-    if ((ok = rk_live_take_place(l)) != 0) {
-        l->src = rk_live_source(r->server);
-        /* the data moved between the request's read of the revision and now? */
-        /* (the watcher's own reading may be older than the request's: only a newer
-         * revision, or another database, is a change) */
-        l->changed = l->src->have_rev && (l->src->rev > l->rev
-                                          || strcmp(l->src->epoch, rq->rev.epoch) != 0);
-        rk_live_link(l);
-        if (l->changed) {
-            rk_live_schedule(l);
-        }
-    }
-    apr_thread_mutex_unlock(rk_live.mutex);
-    if (!ok) {
-        return busy(r);
-    }
-    /* no database connection while waiting: the answer's reread takes one again */
-    rk_db_put(r);
-    if (l->async) {
-        return park(l);
-    }
-    hold(l);
-    return reread(r, rq);
 }
