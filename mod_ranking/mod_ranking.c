@@ -5,8 +5,9 @@
  *   mod_ranking_config.c      the directives and the settings of a request
  *   mod_ranking_status.c      the module's section of server-status (shared table)
  *   mod_ranking_shared.c      anonymous shared memory the parent maps for the children
- *   mod_ranking_db.c          the database through mod_dbd: statements, queries,
- *                             transactions, the write mutex
+ *   mod_ranking_db.c          the database through mod_dbd: connections, statements,
+ *                             queries
+ *   mod_ranking_transaction.c transactions and the ranking-write mutex
  *   mod_ranking_changes.c     changes: the revision (shared between the children, read
  *                             per request), the change log (record, read since,
  *                             replay) and the one committed signal
@@ -16,7 +17,8 @@
  *   mod_ranking_answer.c      the module's JSON answers
  *   mod_ranking_errors.c      httpd's own error answers on a mount, made JSON
  *   mod_ranking_body.c        reading a request body
- *   mod_ranking_auth.c        bearer tokens, POST /connect, login throttling
+ *   mod_ranking_auth.c        the bearer token of a request
+ *   mod_ranking_connect.c     POST /connect (tokens given) and login throttling
  *   mod_ranking_cache.c       the per-child caches: built answers, token checks
  *   mod_ranking_read.c        the read path: answers per revision, ETag, 304, gzip
  *   mod_ranking_leaderboard.c leaderboards, and the inputs each child keeps for them
@@ -26,13 +28,14 @@
  *   mod_ranking_parked.c      live updates, the parked connection (event MPM): its
  *                             turns, its writes, its end
  *   mod_ranking_watcher.c     live updates, the watcher thread of each child: the
- *                             listeners, their queues, their places, the change log
- *                             read and dispatched
+ *                             listeners, their queues, the change log read and
+ *                             dispatched to them
+ *   mod_ranking_places.c      live updates, how many listeners there may be
  *
  * The pure library (lib/, rk_*.c, no httpd header) holds the logic these call. */
 #define RK_DECLARES_MODULE
 #include "mod_ranking_private.h"
-#include "mod_ranking_auth.h"
+#include "mod_ranking_connect.h"
 #include "mod_ranking_board.h"
 #include "mod_ranking_cache.h"
 #include "mod_ranking_changes.h"
@@ -41,6 +44,7 @@
 #include "mod_ranking_errors.h"
 #include "mod_ranking_handler.h"
 #include "mod_ranking_parked.h"
+#include "mod_ranking_places.h"
 #include "mod_ranking_watcher.h"
 #include "mod_ranking_status.h"
 #include "mod_ranking_write.h"
@@ -51,11 +55,13 @@ static void rk_register_hooks(apr_pool_t *p)
     rkm_config_register_hooks();
     rk_status_register_hooks();
     rkm_db_register_hooks();
+    rkm_transaction_register_hooks();
     rkm_changes_register_hooks();
-    rkm_auth_register_hooks();
+    rkm_connect_register_hooks();
     rkm_write_register_hooks();
     rkm_cache_register_hooks();
     rkm_board_register_hooks();
+    rkm_places_register_hooks();
     rkm_watcher_register_hooks();
     rkm_parked_register_hooks();
     rkm_errors_register_hooks();

@@ -35,7 +35,7 @@ const char *rk_config_login_cache(void);
 int rk_config_password_cost(void);                  /* RankingPasswordCost, 4..17 */
 
 /* Server-wide, live updates: the longest silence of an event stream (seconds), the
- * most listeners (0: automatic, see mod_ranking_live.c), the most bytes waiting for a
+ * most listeners (0: automatic, see mod_ranking_places.c), the most bytes waiting for a
  * slow listener before it is dropped. */
 apr_interval_time_t rk_config_event_keepalive(void);
 int rk_config_event_listeners(void);

@@ -18,9 +18,11 @@ typedef struct {
 } rk_db;
 
 /* register_hooks: find mod_dbd (check_config, which apache2 -t runs, and
- * post_config), and the ranking-write mutex (its type at pre_config, made at
- * post_config, attached to in each child). */
+ * post_config). */
 void rkm_db_register_hooks(void);
+/* register_hooks, mod_ranking_transaction.c: the ranking-write mutex (its type at
+ * pre_config, made at post_config, attached to in each child). */
+void rkm_transaction_register_hooks(void);
 
 /* This request's connection, its statements prepared.  OK, or 503 (logged).  Given
  * back to mod_dbd's pool at the end of the request, or earlier by rk_db_put. */
@@ -68,7 +70,11 @@ int rk_db_select_one(request_rec *r, rk_db *db, rk_query_id q, const char **args
 int rk_db_select_rows(request_rec *r, apr_pool_t *tmp, apr_pool_t *p, rk_db *db, rk_query_id q,
                       const char **args, int ncols, apr_array_header_t **out);
 
-/* Transactions (a write transaction begins with rk_db_begin_write, below): COMMIT,
+/* Run SQL, a constant statement that returns no rows.  0, or the driver's error
+ * (logged, unless it is QUIET). */
+int rk_db_exec(request_rec *r, rk_db *db, const char *sql, int quiet);
+
+/* mod_ranking_transaction.c.  Transactions (a write transaction begins with rk_db_begin_write, below): COMMIT,
  * ROLLBACK, and savepoints by name.  0, or the driver's error (logged). */
 int rk_db_commit(request_rec *r, rk_db *db);
 int rk_db_rollback(request_rec *r, rk_db *db);

@@ -7,6 +7,7 @@
 #include "mod_ranking_handler.h"
 #include "mod_ranking_answer.h"
 #include "mod_ranking_auth.h"
+#include "mod_ranking_connect.h"
 #include "mod_ranking_read.h"
 #include "mod_ranking_request.h"
 #include "mod_ranking_stream.h"

@@ -4,7 +4,43 @@
  * (mod_ranking_watcher.c), written and ended by its connection's turns
  * (mod_ranking_parked.c) or by its own thread (mod_ranking_stream.c, hold()).  Its
  * fields are grouped by who sets them; the watcher's state is its own (reached through
- * mod_ranking_watcher.h).  Not for any other file. */
+ * mod_ranking_watcher.h).  Not for any other file.
+ *
+ * The design of live updates:
+ *
+ * One watcher thread per child process keeps the listeners of the child (streams of
+ * a competition's lane changes, and long polls of read routes).  Every tick (and at
+ * once when a change is committed through this process) it reads the revision of
+ * each database that has listeners; when the data moved, it reads the change log
+ * after the last record it saw and queues each record's event for the streams of its
+ * competition, and marks the long polls of that database as changed.
+ *
+ * With the event MPM a listener is parked: its handler returns SUSPENDED and no
+ * thread waits for it.  The watcher hands a listener with something to send to the
+ * MPM as a zero-delay timed callback (a callback with a delay never fires while the
+ * server is otherwise idle in httpd 2.4: the listener thread only looks at timers that
+ * are due when it wakes); the callback, on a worker thread and under the request's
+ * invoke_mtx, writes and flushes, then parks the request again, or ends it.  No turn
+ * is registered before the MPM's thread is done parking the connection (its
+ * suspend_connection hook registers the first: mod_ranking_parked.c, suspended()),
+ * and a connection is freed no sooner than CLOSE_MARGIN after that.  A stream
+ * is detached from its request at its first turn: httpd's request ends there (its
+ * log line, its pool freed) and the stream goes on as its connection's, writing its
+ * own chunks, so that a parked stream keeps its connection's memory only (see
+ * mod_ranking_parked.c, detach()).  With the
+ * other MPMs and under mod_http2 (a request of an HTTP/2 stream runs on an h2 worker)
+ * a listener holds its thread and waits on a condition the watcher signals; the
+ * listeners of that kind are capped server-wide (shared memory) so that they never
+ * take every worker.
+ *
+ * A parked connection is not polled by the MPM: the watcher keeps the listeners'
+ * sockets in an epoll set of its own (EPOLLRDHUP only) and ends, at its next tick, a
+ * listener whose client closed its side; else a client that is gone is found by the
+ * next write (a keep-alive comment at least every RankingEventKeepAlive seconds), so
+ * that a closed stream holds its connection for at most a tick (250 ms), not until
+ * its next keep-alive comment.  A stream that does not read is dropped
+ * once RankingEventBuffer bytes wait for it.  A child that stops (graceful restart,
+ * stop) ends its streams and answers its long polls first. */
 #ifndef MOD_RANKING_LISTENER_H
 #define MOD_RANKING_LISTENER_H
 

@@ -2,7 +2,7 @@
  * answer held until its first write, the listener's writes, and, with the event MPM,
  * the parked connection: the MPM's hand-over (suspend_connection hook), its turns on
  * the MPM's worker threads (scheduled by the watcher, mod_ranking_watcher.c), the
- * stream detached from its request, and its end.  See mod_ranking_watcher.c for the
+ * stream detached from its request, and its end.  See mod_ranking_listener.h for the
  * design and the MPM's races this code keeps clear of. */
 #include "ap_mpm.h"
 #include "mpm_common.h"
@@ -217,7 +217,7 @@ static void finish_parked(listener *l)
     conn_rec *c = l->c;
     apr_bucket_brigade *bb;
 
-    apr_pool_cleanup_kill(r->pool, l, free_listener);   /* L outlives r: rkm_watcher_close */
+    apr_pool_cleanup_kill(r->pool, l, free_listener);   /* L outlives r: rkm_parked_close */
     ap_finalize_request_protocol(r);
     bb = apr_brigade_create(c->pool, c->bucket_alloc);
     APR_BRIGADE_INSERT_TAIL(bb, apr_bucket_flush_create(c->bucket_alloc));
@@ -233,7 +233,7 @@ static void finish_parked(listener *l)
     if (c->cs) {
         c->cs->state = CONN_STATE_SUSPENDED;
     }
-    rkm_watcher_close(l);
+    rkm_parked_close(l);
 }
 
 /* Whether the parked stream of R can go on without its request: the filters of the
@@ -301,7 +301,7 @@ static void finish_detached(listener *l)
     ap_pass_brigade(c->output_filters, bb);
     apr_brigade_cleanup(bb);
     l->bb = NULL;
-    rkm_watcher_close(l);
+    rkm_parked_close(l);
 }
 
 /* A parked listener's turn, on a worker thread of the MPM (rkm_watcher_schedule).  One
@@ -356,6 +356,62 @@ static void callback(void *baton)
     if (done) {
         finish_parked(l);
     }
+}
+
+/* ---- the end of a parked connection ---- */
+
+/* Ended listeners, their connections freed once CLOSE_MARGIN after they were parked
+ * has passed (by ->next; the watcher's mutex held). */
+static listener *closing;
+
+/* Free the connection of L, which ended (the socket is closed, the MPM counts it
+ * out), and L. */
+static void free_ended(listener *l)
+{
+    apr_pool_destroy(l->c->pool);
+    free(l);
+}
+
+void rkm_parked_close(listener *l)
+{
+    if (apr_time_now() - l->parked_at >= CLOSE_MARGIN) {
+        free_ended(l);
+        return;
+    }
+    rkm_watcher_lock();
+    l->next = closing;
+    closing = l;
+    rkm_watcher_unlock();
+}
+
+void rkm_parked_close_due(apr_time_t now)
+{
+    listener **pp = &closing, *due = NULL, *l;
+
+    while ((l = *pp) != NULL) {
+        if (now - l->parked_at >= CLOSE_MARGIN) {
+            *pp = l->next;
+            l->next = due;
+            due = l;
+        }
+        else {
+            pp = &l->next;
+        }
+    }
+    if (!due) {
+        return;
+    }
+    rkm_watcher_unlock();
+    while ((l = due) != NULL) {
+        due = l->next;
+        free_ended(l);
+    }
+    rkm_watcher_lock();
+}
+
+int rkm_parked_closing(void)
+{
+    return closing != NULL;
 }
 
 /* ---- a listener ---- */

@@ -1,6 +1,6 @@
 /* mod_ranking_parked.h: live updates, a listener's connection (mod_ranking_parked.c):
  * its memory, its writes, and with the event MPM its parking, its turns and its end.
- * For mod_ranking_stream.c only. */
+ * For the files of live updates only. */
 #ifndef MOD_RANKING_PARKED_H
 #define MOD_RANKING_PARKED_H
 
@@ -27,5 +27,13 @@ int rkm_parked_flush(listener *l);
 /* Hand L's connection to the MPM: the handler returns what this returns
  * (SUSPENDED); the listener's turns begin once the MPM is done parking it. */
 int rkm_parked_park(listener *l);
+
+/* Free the connection of a parked listener that ended, and L (the watcher's mutex not
+ * held): now, or by the watcher once CLOSE_MARGIN has passed since it was parked. */
+void rkm_parked_close(listener *l);
+/* The watcher's: whether ended connections wait to be freed, and (its mutex held;
+ * released while freeing) free those that are due at NOW. */
+int rkm_parked_closing(void);
+void rkm_parked_close_due(apr_time_t now);
 
 #endif

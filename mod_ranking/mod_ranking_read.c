@@ -284,6 +284,24 @@ static int is_lane_route(rk_route_id id)
     return id == RK_ROUTE_A_VOIE || id == RK_ROUTE_B_LINE;
 }
 
+/* The strong ETag of the answer VALUE of KEY: one per data revision, and per
+ * parameter set (DIVISION, LQ); a lane's own (lane_answer_etag).  NULL when a lane's
+ * answer is not of the expected shape. */
+static const char *answer_etag(request_rec *r, const rk_req *rq, const char *key,
+                               const char *division, const rk_list_query *lq,
+                               const void *value, size_t len)
+{
+    const char *etag;
+
+    if (is_lane_route(rq->route.id)) {
+        return lane_answer_etag(r, rq->rev.epoch, value, len);
+    }
+    etag = apr_psprintf(r->pool, "\"%s-%" APR_UINT64_T_FMT, rq->rev.epoch, rq->rev.data);
+    return division ? apr_psprintf(r->pool, "%s-d%08x\"", etag, rk_cache_hash(division))
+           : lq->given ? apr_psprintf(r->pool, "%s-q%08x\"", etag, rk_cache_hash(strchr(key, '?')))
+           : apr_pstrcat(r->pool, etag, "\"", NULL);
+}
+
 /* What a gzip coding is made of (make_gzip): the plain answer. */
 typedef struct {
     request_rec *r;
@@ -392,16 +410,7 @@ int rk_read(request_rec *r, rk_req *rq)
     if ((value = answer_of(r, rq, &db, key, division, &lq, &len, &status)) == NULL) {
         return rk_send_status(r, status);   /* 404 (or 503, 500) first */
     }
-    /* one strong ETag per data revision, and per parameter set; a lane's own */
-    if (is_lane_route(rq->route.id)) {
-        etag = lane_answer_etag(r, rq->rev.epoch, value, len);
-    }
-    else {
-        etag = apr_psprintf(r->pool, "\"%s-%" APR_UINT64_T_FMT, rq->rev.epoch, rq->rev.data);
-        etag = division ? apr_psprintf(r->pool, "%s-d%08x\"", etag, rk_cache_hash(division))
-               : lq.given ? apr_psprintf(r->pool, "%s-q%08x\"", etag, rk_cache_hash(strchr(key, '?')))
-               : apr_pstrcat(r->pool, etag, "\"", NULL);
-    }
+    etag = answer_etag(r, rq, key, division, &lq, value, len);
     if (!etag) {
         rk_cache_release(value);
         ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "a lane answer of an unexpected shape");

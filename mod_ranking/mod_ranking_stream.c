@@ -2,13 +2,14 @@
  * competition (GET /competition/{c}/events) and the long poll of read routes, their
  * registration with the watcher (mod_ranking_watcher.c), the wait of a listener that
  * holds its thread, and the answers that refuse one.  A parked listener goes on in
- * mod_ranking_parked.c.  See mod_ranking_watcher.c for the design. */
+ * mod_ranking_parked.c.  See mod_ranking_listener.h for the design. */
 #include "mod_ranking_stream.h"
 #include "mod_ranking_answer.h"
 #include "mod_ranking_changes.h"
 #include "mod_ranking_config.h"
 #include "mod_ranking_db.h"
 #include "mod_ranking_parked.h"
+#include "mod_ranking_places.h"
 #include "mod_ranking_request.h"
 #include "mod_ranking_watcher.h"
 #include "rk_live.h"
@@ -163,7 +164,7 @@ int rk_events(request_rec *r, rk_req *rq)
     l->competition = apr_atoi64(rq->route.ids[RK_ID_COMPETITION]);
     l->key = (rk_config_variants(r) & RK_VARIANT_A) ? "voie" : "line";
     rkm_watcher_lock();
-    rv = rkm_watcher_take_place(l);
+    rv = rkm_places_take(l);
     rkm_watcher_unlock();
     if (!rv) {
         return busy(r);
@@ -203,7 +204,7 @@ int rk_events(request_rec *r, rk_req *rq)
 
 refused:
     rkm_watcher_lock();
-    rkm_watcher_give_place(l);
+    rkm_places_give(l);
     rkm_watcher_unlock();
     if (rv > 0) {
         stream_head(r, 0);   /* nothing sent yet: an error answer like any other */

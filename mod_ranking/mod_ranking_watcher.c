@@ -1,40 +1,5 @@
-/* mod_ranking_watcher.c: live updates, the watcher: event streams and long polls
- * (the request side: mod_ranking_stream.c; the parked connection:
- * mod_ranking_parked.c).
- *
- * One watcher thread per child process keeps the listeners of the child (streams of
- * a competition's lane changes, and long polls of read routes).  Every tick (and at
- * once when a change is committed through this process) it reads the revision of
- * each database that has listeners; when the data moved, it reads the change log
- * after the last record it saw and queues each record's event for the streams of its
- * competition, and marks the long polls of that database as changed.
- *
- * With the event MPM a listener is parked: its handler returns SUSPENDED and no
- * thread waits for it.  The watcher hands a listener with something to send to the
- * MPM as a zero-delay timed callback (a callback with a delay never fires while the
- * server is otherwise idle in httpd 2.4: the listener thread only looks at timers that
- * are due when it wakes); the callback, on a worker thread and under the request's
- * invoke_mtx, writes and flushes, then parks the request again, or ends it.  No turn
- * is registered before the MPM's thread is done parking the connection (its
- * suspend_connection hook registers the first: mod_ranking_parked.c, suspended()),
- * and a connection is freed no sooner than CLOSE_MARGIN after that.  A stream
- * is detached from its request at its first turn: httpd's request ends there (its
- * log line, its pool freed) and the stream goes on as its connection's, writing its
- * own chunks, so that a parked stream keeps its connection's memory only (see
- * mod_ranking_parked.c, detach()).  With the
- * other MPMs and under mod_http2 (a request of an HTTP/2 stream runs on an h2 worker)
- * a listener holds its thread and waits on a condition the watcher signals; the
- * listeners of that kind are capped server-wide (shared memory) so that they never
- * take every worker.
- *
- * A parked connection is not polled by the MPM: the watcher keeps the listeners'
- * sockets in an epoll set of its own (EPOLLRDHUP only) and ends, at its next tick, a
- * listener whose client closed its side; else a client that is gone is found by the
- * next write (a keep-alive comment at least every RankingEventKeepAlive seconds), so
- * that a closed stream holds its connection for at most a tick (250 ms), not until
- * its next keep-alive comment.  A stream that does not read is dropped
- * once RankingEventBuffer bytes wait for it.  A child that stops (graceful restart,
- * stop) ends its streams and answers its long polls first. */
+/* mod_ranking_watcher.c: live updates, the watcher thread of each child and the
+ * state of its listeners (the design of live updates: mod_ranking_listener.h). */
 #include <sys/epoll.h>
 #include <unistd.h>
 
@@ -48,11 +13,11 @@
 #include "mod_ranking_status.h"
 #include "mod_ranking_config.h"
 #include "mod_ranking_changes.h"
-#include "mod_ranking_shared.h"
+#include "mod_ranking_parked.h"
+#include "mod_ranking_places.h"
 #include "rk_live.h"
 
 #define TICK apr_time_from_msec(250)      /* other servers' changes: seen within it */
-#define ASYNC_LISTENERS_DEFAULT 20000     /* per child, parked */
 
 struct rkm_source {             /* a database that has listeners: one per server */
     rkm_source *next;
@@ -71,90 +36,14 @@ static struct {
     apr_thread_cond_t *wake;    /* the watcher's: poked by writes */
     apr_pool_t *pool;           /* sources live here */
     listener *head;
-    listener *closing;          /* ended, their connections freed once CLOSE_MARGIN
-                                   after they were parked has passed (by ->next) */
     source *sources;
-    int parked, holding;        /* listeners of this child, by kind */
-    int h2_holding;             /* of the holding ones, those over HTTP/2 */
     int stop, poked, ready;
     apr_thread_t *thread;
     int async_mpm;
     int ep;                     /* epoll of the listeners' sockets: clients that left */
 } watch;
-/* Listeners holding a thread, over every child of the server (shared memory made in
- * post_config, inherited by the children), and their cap. */
-static apr_uint32_t *holding_all;
-static int holding_cap;
-/* Listeners over HTTP/2 (each holds one of mod_http2's workers), per child: at most. */
-static int h2_cap;
 
 static void poke(void);
-
-/* mod_http2's workers per child (H2MaxWorkers), as mod_http2 reckons them: the
- * directives wherever they are in the configuration (inside <IfModule> too), else
- * its defaults (H2MinWorkers: ThreadsPerChild; H2MaxWorkers: 3/2 of that, at least
- * 4).  Whether HTTP/2 is used at all is not known here: the cap made of it only
- * applies to requests that come over HTTP/2. */
-static void h2_workers(const ap_directive_t *d, int *minw, int *maxw)
-{
-    for (; d; d = d->next) {
-        if (strcasecmp(d->directive, "H2MaxWorkers") == 0 && d->args) {
-            *maxw = atoi(d->args);
-        }
-        else if (strcasecmp(d->directive, "H2MinWorkers") == 0 && d->args) {
-            *minw = atoi(d->args);
-        }
-        h2_workers(d->first_child, minw, maxw);
-    }
-}
-
-static int h2_max_workers(void)
-{
-    int minw = 0, maxw = 0, threads = 0;
-
-    h2_workers(ap_conftree, &minw, &maxw);
-    ap_mpm_query(AP_MPMQ_MAX_THREADS, &threads);
-    if (minw <= 0) {
-        minw = threads > 0 ? threads : 1;
-    }
-    if (maxw <= 0) {
-        maxw = 3 * minw / 2 > 4 ? 3 * minw / 2 : 4;
-    }
-    return maxw;
-}
-
-static int watcher_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp, server_rec *s)
-{
-    int workers = 0;
-
-    (void)plog;
-    (void)ptemp;
-    if (ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_PRE_CONFIG) {
-        return OK;   /* the first, dry run of the configuration */
-    }
-    if (!rkm_shared_map(pconf, s, sizeof(*holding_all), (void **)&holding_all,
-                        "listener counter")) {
-        return HTTP_INTERNAL_SERVER_ERROR;
-    }
-    *holding_all = 0;
-    ap_mpm_query(AP_MPMQ_MAX_DAEMONS, &workers);
-    {
-        int threads = 1;
-        ap_mpm_query(AP_MPMQ_MAX_THREADS, &threads);
-        workers *= threads > 0 ? threads : 1;
-    }
-    /* a listener that holds a thread may take at most half of the workers */
-    holding_cap = rk_config_event_listeners() > 0 ? rk_config_event_listeners()
-                  : workers > 1 ? workers / 2 : 1;
-    /* and one that comes over HTTP/2 holds one of mod_http2's workers of its child:
-     * at most half of them too, whatever RankingEventListeners says (past them every
-     * request of HTTP/2 to that child would wait) */
-    {
-        int h2 = h2_max_workers();
-        h2_cap = h2 > 1 ? h2 / 2 : 1;
-    }
-    return OK;
-}
 
 /* ---- the listeners' list and queues (watch.mutex held) ---- */
 
@@ -260,96 +149,10 @@ void rkm_watcher_unlink(listener *l)
         l->src->have_rev = 0;
         l->src->cursor = -1;
     }
-    rkm_watcher_give_place(l);
+    rkm_places_give(l);
     free(l->pending);
     l->pending = NULL;
     l->plen = l->pcap = 0;
-}
-
-int rkm_watcher_take_place(listener *l)
-{
-    if (l->async) {
-        int cap = rk_config_event_listeners() > 0 ? rk_config_event_listeners()
-                  : ASYNC_LISTENERS_DEFAULT;
-
-        if (watch.parked >= cap) {
-            return 0;
-        }
-        watch.parked++;
-        return 1;
-    }
-    if (l->c->master && watch.h2_holding >= h2_cap) {
-        return 0;
-    }
-    if ((int)__atomic_fetch_add(holding_all, 1, __ATOMIC_SEQ_CST) >= holding_cap) {
-        __atomic_fetch_sub(holding_all, 1, __ATOMIC_SEQ_CST);
-        return 0;
-    }
-    watch.holding++;
-    if (l->c->master) {
-        watch.h2_holding++;
-    }
-    return 1;
-}
-
-void rkm_watcher_give_place(listener *l)
-{
-    if (l->async) {
-        watch.parked--;
-        return;
-    }
-    watch.holding--;
-    if (l->c->master) {
-        watch.h2_holding--;
-    }
-    __atomic_fetch_sub(holding_all, 1, __ATOMIC_SEQ_CST);
-}
-
-/* Free the connection of L, which ended (the socket is closed, the MPM counts it
- * out), and L. */
-static void free_ended(listener *l)
-{
-    apr_pool_destroy(l->c->pool);
-    free(l);
-}
-
-void rkm_watcher_close(listener *l)
-{
-    if (apr_time_now() - l->parked_at >= CLOSE_MARGIN) {
-        free_ended(l);
-        return;
-    }
-    apr_thread_mutex_lock(watch.mutex);
-    l->next = watch.closing;
-    watch.closing = l;
-    apr_thread_mutex_unlock(watch.mutex);
-}
-
-/* Free the connections of watch.closing that are due (watch.mutex held; released
- * while freeing). */
-static void close_due(apr_time_t now)
-{
-    listener **pp = &watch.closing, *due = NULL, *l;
-
-    while ((l = *pp) != NULL) {
-        if (now - l->parked_at >= CLOSE_MARGIN) {
-            *pp = l->next;
-            l->next = due;
-            due = l;
-        }
-        else {
-            pp = &l->next;
-        }
-    }
-    if (!due) {
-        return;
-    }
-    apr_thread_mutex_unlock(watch.mutex);
-    while ((l = due) != NULL) {
-        due = l->next;
-        free_ended(l);
-    }
-    apr_thread_mutex_lock(watch.mutex);
 }
 
 static source *source_of(server_rec *s)
@@ -509,7 +312,7 @@ static void *APR_THREAD_FUNC watcher(apr_thread_t *t, void *data)
 
         if (!watch.poked) {
             apr_thread_cond_timedwait(watch.wake, watch.mutex,
-                                      watch.closing ? CLOSE_MARGIN : TICK);
+                                      rkm_parked_closing() ? CLOSE_MARGIN : TICK);
         }
         watch.poked = 0;
         for (src = watch.sources; src && n < 64; src = src->next) {
@@ -526,7 +329,7 @@ static void *APR_THREAD_FUNC watcher(apr_thread_t *t, void *data)
         apr_thread_mutex_lock(watch.mutex);
         gone();
         now = apr_time_now();
-        close_due(now);
+        rkm_parked_close_due(now);
         for (l = watch.head; l; l = l->next) {
             if (state == AP_MPMQ_STOPPING) {
                 l->end = 1;   /* the child stops: end streams, answer polls */
@@ -658,7 +461,7 @@ int rkm_watcher_add_poll(listener *l, server_rec *s, const char *epoch)
     int ok;
 
     rkm_watcher_lock();
-    if ((ok = rkm_watcher_take_place(l)) != 0) {
+    if ((ok = rkm_places_take(l)) != 0) {
         l->src = source_of(s);
         /* the data moved between the request's read of the revision and now? */
         /* (the watcher's own reading may be older than the request's: only a newer
@@ -677,6 +480,5 @@ int rkm_watcher_add_poll(listener *l, server_rec *s, const char *epoch)
 
 void rkm_watcher_register_hooks(void)
 {
-    ap_hook_post_config(watcher_post_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_child_init(watcher_child_init, NULL, NULL, APR_HOOK_MIDDLE);
 }

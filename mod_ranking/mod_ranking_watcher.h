@@ -7,8 +7,7 @@
 
 #include "mod_ranking_listener.h"
 
-/* register_hooks: post_config (the caps on listeners, the server-wide count of those
- * that hold a thread), child_init (the watcher thread, stopped with the child). */
+/* register_hooks: child_init starts the watcher thread, stopped with the child. */
 void rkm_watcher_register_hooks(void);
 
 /* 1 once the watcher runs (else event streams and long polls answer 503 / at once). */
@@ -28,9 +27,6 @@ void rkm_watcher_wait(apr_thread_cond_t *cond, apr_interval_time_t timeout);
 void rkm_watcher_schedule(listener *l);
 /* Take L out of the list (its place given back, its queue freed). */
 void rkm_watcher_unlink(listener *l);
-/* Room for one more listener like L (counted): 1, or 0 (answer 503); and its release. */
-int rkm_watcher_take_place(listener *l);
-void rkm_watcher_give_place(listener *l);
 
 /* The mutex not held: */
 /* Add the stream L (its place taken) for server S's database, unless the watcher has
@@ -41,8 +37,5 @@ int rkm_watcher_add_stream(listener *l, server_rec *s);
  * from L->rev and EPOCH (marked changed at once when the watcher has seen a newer
  * revision): 1, or 0 (no place: answer 503). */
 int rkm_watcher_add_poll(listener *l, server_rec *s, const char *epoch);
-/* Free the connection of a parked listener that ended, and L: now, or by the watcher
- * once CLOSE_MARGIN has passed since it was parked. */
-void rkm_watcher_close(listener *l);
 
 #endif
