@@ -33,10 +33,10 @@
  *   mod_ranking_places.c      live updates, how many listeners there may be
  *
  * The pure library (lib/, rk_*.c, no httpd header) holds the logic these call. */
-#define RK_DECLARES_MODULE
+#define RKM_DECLARES_MODULE
 #include "mod_ranking_private.h"
 #include "mod_ranking_connect.h"
-#include "mod_ranking_board.h"
+#include "mod_ranking_leaderboard.h"
 #include "mod_ranking_cache.h"
 #include "mod_ranking_changes.h"
 #include "mod_ranking_config.h"
@@ -49,18 +49,18 @@
 #include "mod_ranking_status.h"
 #include "mod_ranking_write.h"
 
-static void rk_register_hooks(apr_pool_t *p)
+static void rkm_register_hooks(apr_pool_t *p)
 {
     (void)p;
     rkm_config_register_hooks();
-    rk_status_register_hooks();
+    rkm_status_register_hooks();
     rkm_db_register_hooks();
     rkm_transaction_register_hooks();
     rkm_changes_register_hooks();
     rkm_connect_register_hooks();
     rkm_write_register_hooks();
     rkm_cache_register_hooks();
-    rkm_board_register_hooks();
+    rkm_leaderboard_register_hooks();
     rkm_places_register_hooks();
     rkm_watcher_register_hooks();
     rkm_parked_register_hooks();
@@ -70,12 +70,12 @@ static void rk_register_hooks(apr_pool_t *p)
 
 AP_DECLARE_MODULE(ranking) = {
     STANDARD20_MODULE_STUFF,
-    rk_config_create_dir,
-    rk_config_merge_dir,
+    rkm_config_create_dir,
+    rkm_config_merge_dir,
     NULL,
     NULL,
-    rk_config_cmds,
-    rk_register_hooks
+    rkm_config_cmds,
+    rkm_register_hooks
 #if defined(AP_MODULE_FLAG_ALWAYS_MERGE)
     , AP_MODULE_FLAG_ALWAYS_MERGE
 #endif

@@ -15,7 +15,7 @@ static int send_body(request_rec *r, int status, const char *body, size_t len)
     return OK;
 }
 
-int rk_send_json(request_rec *r, int status, json_t *json)
+int rkm_send_json(request_rec *r, int status, json_t *json)
 {
     size_t len;
     char *text = json ? rk_json_dump(json, &len) : NULL;
@@ -32,18 +32,18 @@ int rk_send_json(request_rec *r, int status, json_t *json)
     return rv;
 }
 
-int rk_send_error(request_rec *r, int status, const char *message)
+int rkm_send_error(request_rec *r, int status, const char *message)
 {
-    rk_request_error_headers(r);
+    rkm_request_error_headers(r);
     if (status == HTTP_SERVICE_UNAVAILABLE && !apr_table_get(r->headers_out, "Retry-After")) {
         apr_table_setn(r->headers_out, "Retry-After", "1");
     }
-    return rk_send_json(r, status, rk_json_error(message ? message : rk_status_message(status)));
+    return rkm_send_json(r, status, rk_json_error(message ? message : rk_status_message(status)));
 }
 
-int rk_send_status(request_rec *r, int status)
+int rkm_send_status(request_rec *r, int status)
 {
-    return rk_send_error(r, status, NULL);
+    return rkm_send_error(r, status, NULL);
 }
 
 static void release_value(void *value)
@@ -51,7 +51,7 @@ static void release_value(void *value)
     rk_cache_release(value);
 }
 
-int rk_send_value(request_rec *r, const void *v, size_t len)
+int rkm_send_value(request_rec *r, const void *v, size_t len)
 {
     apr_bucket_brigade *bb;
 

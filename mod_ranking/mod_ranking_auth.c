@@ -13,22 +13,22 @@ static int unauthorized(request_rec *r, int invalid_token)
     apr_table_setn(r->err_headers_out, "WWW-Authenticate",
                    invalid_token ? "Bearer realm=\"ranking\", error=\"invalid_token\""
                                  : "Bearer realm=\"ranking\"");
-    rk_send_error(r, HTTP_UNAUTHORIZED, "Unauthorized");
+    rkm_send_error(r, HTTP_UNAUTHORIZED, "Unauthorized");
     return HTTP_UNAUTHORIZED;
 }
 
 /* The token check proper, after the request's database state is known: the token
  * cache of this child process, keyed by the database's epoch and a keyed hash of the
- * token (rk_token_key), else the database (by the token's SHA-256).  Kept apart (not
+ * token (rkm_token_cache_key), else the database (by the token's SHA-256).  Kept apart (not
  * inlined) so that a profile shows what it costs; ./scripts/bench measures it. */
 static int __attribute__((noinline))
-token_lookup(request_rec *r, rk_req *rq, rk_db *db, const char *tok, size_t len)
+token_lookup(request_rec *r, rkm_req *rq, rkm_db *db, const char *tok, size_t len)
 {
     const char *args[2], *out[3];
     char key[64 + RK_TOKEN_KEY_HEX + 2], hash[RK_HASH_HEX + 1];
     apr_int64_t now = apr_time_sec(r->request_time);
     size_t elen = strlen(rq->rev.epoch);
-    rk_token_entry te;
+    rkm_token_entry te;
 
     /* "<epoch>|<keyed hash of the token>"; the epoch is 16 hex digits (schema) */
     if (elen > 64) {
@@ -36,20 +36,20 @@ token_lookup(request_rec *r, rk_req *rq, rk_db *db, const char *tok, size_t len)
     }
     memcpy(key, rq->rev.epoch, elen);
     key[elen] = '|';
-    rk_token_key(tok, len, key + elen + 1);
-    if (!rk_token_get(key, rq->rev.auth, &te) || te.expires <= now) {
+    rkm_token_cache_key(tok, len, key + elen + 1);
+    if (!rkm_token_cache_get(key, rq->rev.auth, &te) || te.expires <= now) {
         int rv;
 
-        if (!db->dbd && (rv = rk_db_open(r, db)) != OK) {
-            rk_send_status(r, rv);
+        if (!db->dbd && (rv = rkm_db_open(r, db)) != OK) {
+            rkm_send_status(r, rv);
             return rv;
         }
         rk_sha256_hex(tok, len, hash);
         args[0] = hash;
         args[1] = apr_psprintf(r->pool, "%" APR_INT64_T_FMT, now);
-        switch (rk_db_select_one(r, db, RK_Q_TOKEN_LOOKUP, args, out, 3)) {
+        switch (rkm_db_select_one(r, db, RK_Q_TOKEN_LOOKUP, args, out, 3)) {
         case -1:
-            rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
+            rkm_send_status(r, HTTP_SERVICE_UNAVAILABLE);
             return HTTP_SERVICE_UNAVAILABLE;
         case 0:
             return unauthorized(r, 1);
@@ -58,7 +58,7 @@ token_lookup(request_rec *r, rk_req *rq, rk_db *db, const char *tok, size_t len)
         te.expires = out[2] ? apr_strtoi64(out[2], NULL, 10) : 0;
         te.editor = out[1] && !strcmp(out[1], "editor");
         apr_cpystrn(te.user, out[0] ? out[0] : "", sizeof(te.user));
-        rk_token_put(key, rq->rev.auth, &te);
+        rkm_token_cache_put(key, rq->rev.auth, &te);
     }
     r->user = apr_pstrdup(r->pool, te.user);
     r->ap_auth_type = "Bearer";
@@ -67,11 +67,11 @@ token_lookup(request_rec *r, rk_req *rq, rk_db *db, const char *tok, size_t len)
     return OK;
 }
 
-int rk_authenticate(request_rec *r, rk_req *rq)
+int rkm_authenticate(request_rec *r, rkm_req *rq)
 {
     const char *tok = NULL;
     size_t len = 0;
-    rk_db db;
+    rkm_db db;
 
     switch (rk_bearer_parse(apr_table_get(r->headers_in, "Authorization"), &tok, &len)) {
     case RK_AUTH_NONE:
@@ -86,7 +86,7 @@ int rk_authenticate(request_rec *r, rk_req *rq)
      * database is asked (a read whose counters and token are known needs none) */
     memset(&db, 0, sizeof(db));
     if (rkm_request_revision(r, &db, rq) != 0) {
-        rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
+        rkm_send_status(r, HTTP_SERVICE_UNAVAILABLE);
         return HTTP_SERVICE_UNAVAILABLE;
     }
     return token_lookup(r, rq, &db, tok, len);

@@ -4,10 +4,10 @@
 
 #include "mod_ranking_private.h"
 
-struct rk_req;
+struct rkm_req;
 
 /* Check the request's bearer token: OK with r->user and RQ->editor set; otherwise
  * the error answer (401, 503) has been sent and its status is returned. */
-int rk_authenticate(request_rec *r, struct rk_req *rq);
+int rkm_authenticate(request_rec *r, struct rkm_req *rq);
 
 #endif

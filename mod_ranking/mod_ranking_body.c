@@ -89,18 +89,18 @@ static int read_body(request_rec *r, apr_off_t limit, char **buf, apr_size_t *le
     return OK;
 }
 
-int rk_take_json_body(request_rec *r, char **buf, apr_size_t *len)
+int rkm_take_json_body(request_rec *r, char **buf, apr_size_t *len)
 {
     int rv;
 
     if (!is_json_type(apr_table_get(r->headers_in, "Content-Type"))) {
-        rk_send_status(r, HTTP_UNSUPPORTED_MEDIA_TYPE);
+        rkm_send_status(r, HTTP_UNSUPPORTED_MEDIA_TYPE);
         return DONE;
     }
-    rv = read_body(r, rk_config_body_limit(r), buf, len);
+    rv = read_body(r, rkm_config_body_limit(r), buf, len);
     if (rv == OK || rv == AP_FILTER_ERROR) {
         return rv;
     }
-    rk_send_error(r, rv, rv == HTTP_BAD_REQUEST ? "Invalid body: could not be read" : NULL);
+    rkm_send_error(r, rv, rv == HTTP_BAD_REQUEST ? "Invalid body: could not be read" : NULL);
     return DONE;
 }

@@ -7,6 +7,6 @@
 /* Content-Type application/json, the body limit, then the body into *BUF (NUL
  * terminated, *LEN bytes).  OK; otherwise the request is answered and the handler
  * returns the value: DONE (answered here) or AP_FILTER_ERROR (by httpd's filter). */
-int rk_take_json_body(request_rec *r, char **buf, apr_size_t *len);
+int rkm_take_json_body(request_rec *r, char **buf, apr_size_t *len);
 
 #endif

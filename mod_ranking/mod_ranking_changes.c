@@ -46,11 +46,11 @@ void rkm_changes_register_hooks(void)
     ap_hook_post_config(revshare_map, NULL, NULL, APR_HOOK_MIDDLE);
 }
 
-int rkm_revision_read(request_rec *r, rk_db *db, rk_rev *rev)
+int rkm_revision_read(request_rec *r, rkm_db *db, rkm_rev *rev)
 {
     const char *v[3];
 
-    if (rk_db_select_one(r, db, RK_Q_REVISION, NULL, v, 3) != 1 || !v[0] || !v[1] || !v[2]) {
+    if (rkm_db_select_one(r, db, RK_Q_REVISION, NULL, v, 3) != 1 || !v[0] || !v[1] || !v[2]) {
         return -1;
     }
     rev->epoch = v[0];
@@ -59,19 +59,19 @@ int rkm_revision_read(request_rec *r, rk_db *db, rk_rev *rev)
     return 0;
 }
 
-int rkm_revision_read_bg(apr_pool_t *p, server_rec *s, rk_db *db, rk_rev *rev)
+int rkm_revision_read_bg(apr_pool_t *p, server_rec *s, rkm_db *db, rkm_rev *rev)
 {
     apr_dbd_results_t *res;
     apr_dbd_row_t *row = NULL;
     const char *v[3];
     int n, i;
 
-    if (rk_db_select_bg(s, p, db, RK_Q_REVISION, NULL, &res) != 0) {
+    if (rkm_db_select_bg(s, p, db, RK_Q_REVISION, NULL, &res) != 0) {
         return -1;
     }
     for (n = 0; apr_dbd_get_row(db->dbd->driver, p, res, &row, -1) == 0; n++) {
         for (i = 0; !n && i < 3; i++) {
-            const char *c = rk_db_col(db, row, i);
+            const char *c = rkm_db_col(db, row, i);
             v[i] = c ? apr_pstrdup(p, c) : "";
         }
     }
@@ -88,9 +88,9 @@ int rkm_revision_read_bg(apr_pool_t *p, server_rec *s, rk_db *db, rk_rev *rev)
  * read less than RankingRevisionCheck ago with no commit of this server since,
  * without the database; else read from the database (DB, opened here when its dbd is
  * NULL) and kept for the others.  1 (shared), 0 (read), or -1 (logged). */
-static int revision_shared(request_rec *r, rk_db *db, rk_rev *rev, int fresh)
+static int revision_shared(request_rec *r, rkm_db *db, rkm_rev *rev, int fresh)
 {
-    apr_interval_time_t bound = rk_config_revision_check();
+    apr_interval_time_t bound = rkm_config_revision_check();
     uint32_t *slot = revshare && revshare_slots
                      ? apr_hash_get(revshare_slots, &r->server, sizeof(r->server)) : NULL;
     apr_time_t start = apr_time_now();
@@ -107,7 +107,7 @@ static int revision_shared(request_rec *r, rk_db *db, rk_rev *rev, int fresh)
         }
         gen = rk_revshare_gen(revshare);
     }
-    if (!db->dbd && rk_db_open(r, db) != OK) {
+    if (!db->dbd && rkm_db_open(r, db) != OK) {
         return -1;
     }
     if (rkm_revision_read(r, db, rev) != 0) {
@@ -119,7 +119,7 @@ static int revision_shared(request_rec *r, rk_db *db, rk_rev *rev, int fresh)
     return 0;
 }
 
-static int request_revision(request_rec *r, rk_db *db, rk_req *rq, int fresh)
+static int request_revision(request_rec *r, rkm_db *db, rkm_req *rq, int fresh)
 {
     int got = revision_shared(r, db, &rq->rev, fresh);
 
@@ -128,12 +128,12 @@ static int request_revision(request_rec *r, rk_db *db, rk_req *rq, int fresh)
     }
     rq->have_rev = 1;
     rq->rev_shared = got == 1;
-    rk_stats_set(&rk_stats->revision, rq->rev.data);
-    rk_stats_add(got == 1 ? &rk_stats->revision_shared : &rk_stats->revision_reads, 1);
+    rk_stats_set(&rkm_stats->revision, rq->rev.data);
+    rk_stats_add(got == 1 ? &rkm_stats->revision_shared : &rkm_stats->revision_reads, 1);
     return 0;
 }
 
-int rkm_request_revision(request_rec *r, rk_db *db, rk_req *rq)
+int rkm_request_revision(request_rec *r, rkm_db *db, rkm_req *rq)
 {
     /* reads may use the counters another child read lately (RankingRevisionCheck);
      * writes, everything else and a long poll woken by a change read them */
@@ -142,14 +142,14 @@ int rkm_request_revision(request_rec *r, rk_db *db, rk_req *rq)
                                          || rq->waited);
 }
 
-int rkm_request_revision_fresh(request_rec *r, rk_db *db, rk_req *rq)
+int rkm_request_revision_fresh(request_rec *r, rkm_db *db, rkm_req *rq)
 {
     return rq->have_rev && !rq->rev_shared ? 0 : request_revision(r, db, rq, 1);
 }
 
 /* ---- the change log ---- */
 
-int rkm_changes_record(request_rec *r, rk_db *db, const rk_route *route, int lane_rows,
+int rkm_changes_record(request_rec *r, rkm_db *db, const rk_route *route, int lane_rows,
                        const char *action, const char *before, const char *after)
 {
     char at[32];
@@ -174,17 +174,17 @@ int rkm_changes_record(request_rec *r, rk_db *db, const rk_route *route, int lan
     args[6] = action;
     args[7] = before;
     args[8] = after ? after : "";
-    if (rk_db_query(r, db, RK_Q_HISTORY_INSERT, args, &nrows, APLOG_ERR) != 0) {
+    if (rkm_db_query(r, db, RK_Q_HISTORY_INSERT, args, &nrows, APLOG_ERR) != 0) {
         return -1;
     }
     return nrows == 1 ? 0 : -1;
 }
 
-int rkm_changes_newest(request_rec *r, rk_db *db, apr_int64_t *id)
+int rkm_changes_newest(request_rec *r, rkm_db *db, apr_int64_t *id)
 {
     const char *newest[1];
 
-    if (rk_db_select_one(r, db, RK_Q_HISTORY_LAST, NULL, newest, 1) != 1 || !newest[0]) {
+    if (rkm_db_select_one(r, db, RK_Q_HISTORY_LAST, NULL, newest, 1) != 1 || !newest[0]) {
         return -1;
     }
     *id = apr_atoi64(newest[0]);
@@ -193,20 +193,20 @@ int rkm_changes_newest(request_rec *r, rk_db *db, apr_int64_t *id)
 
 /* A row of RK_Q_HISTORY_SINCE or RK_Q_HISTORY_REPLAY as a change (pointers into the
  * row): 1, or 0 when a column it needs is NULL (the row is skipped). */
-static int change_of(const rk_db *db, apr_dbd_row_t *row, rk_lane_change *c)
+static int change_of(const rkm_db *db, apr_dbd_row_t *row, rk_lane_change *c)
 {
-    c->id = rk_db_col(db, row, 0);
-    c->competition_id = rk_db_col(db, row, 1);
-    c->zone_id = rk_db_col(db, row, 2);
-    c->heat_id = rk_db_col(db, row, 3);
-    c->lane_id = rk_db_col(db, row, 4);
-    c->action = rk_db_col(db, row, 5);
-    c->lane = rk_db_col(db, row, 6);
+    c->id = rkm_db_col(db, row, 0);
+    c->competition_id = rkm_db_col(db, row, 1);
+    c->zone_id = rkm_db_col(db, row, 2);
+    c->heat_id = rkm_db_col(db, row, 3);
+    c->lane_id = rkm_db_col(db, row, 4);
+    c->action = rkm_db_col(db, row, 5);
+    c->lane = rkm_db_col(db, row, 6);
     return c->id && c->competition_id && c->heat_id && c->lane_id && c->action;
 }
 
 /* FN for each change of RES; the rows read. */
-static int each_change(apr_pool_t *p, rk_db *db, apr_dbd_results_t *res, rkm_change_fn *fn,
+static int each_change(apr_pool_t *p, rkm_db *db, apr_dbd_results_t *res, rkm_change_fn *fn,
                        void *baton)
 {
     apr_dbd_row_t *row = NULL;
@@ -222,20 +222,20 @@ static int each_change(apr_pool_t *p, rk_db *db, apr_dbd_results_t *res, rkm_cha
     return got;
 }
 
-int rkm_changes_since_bg(apr_pool_t *p, server_rec *s, rk_db *db, apr_int64_t after,
+int rkm_changes_since_bg(apr_pool_t *p, server_rec *s, rkm_db *db, apr_int64_t after,
                          rkm_change_fn *fn, void *baton)
 {
     apr_dbd_results_t *res;
     const char *args[1];
 
     args[0] = apr_psprintf(p, "%" APR_INT64_T_FMT, after);
-    if (rk_db_select_bg(s, p, db, RK_Q_HISTORY_SINCE, args, &res) != 0) {
+    if (rkm_db_select_bg(s, p, db, RK_Q_HISTORY_SINCE, args, &res) != 0) {
         return -1;
     }
     return each_change(p, db, res, fn, baton);
 }
 
-int rkm_changes_replay(request_rec *r, apr_pool_t *p, rk_db *db, apr_int64_t competition,
+int rkm_changes_replay(request_rec *r, apr_pool_t *p, rkm_db *db, apr_int64_t competition,
                        apr_int64_t after, rkm_change_fn *fn, void *baton)
 {
     apr_dbd_results_t *res;
@@ -243,20 +243,20 @@ int rkm_changes_replay(request_rec *r, apr_pool_t *p, rk_db *db, apr_int64_t com
 
     args[0] = apr_psprintf(p, "%" APR_INT64_T_FMT, competition);
     args[1] = apr_psprintf(p, "%" APR_INT64_T_FMT, after);
-    if (rk_db_select(r, p, db, RK_Q_HISTORY_REPLAY, args, &res) != 0) {
+    if (rkm_db_select(r, p, db, RK_Q_HISTORY_REPLAY, args, &res) != 0) {
         return -1;
     }
     return each_change(p, db, res, fn, baton);
 }
 
-int rkm_changes_follow(request_rec *r, rk_db *db, apr_int64_t after, apr_uint64_t from,
+int rkm_changes_follow(request_rec *r, rkm_db *db, apr_int64_t after, apr_uint64_t from,
                        apr_uint64_t to, int max, apr_int64_t *newest)
 {
     char hist[32];
     const char *args[1] = { hist }, *n[2];
 
     apr_snprintf(hist, sizeof(hist), "%" APR_INT64_T_FMT, after);
-    if (rk_db_select_one(r, db, RK_Q_LB_CHANGES, args, n, 2) != 1 || !n[0] || !n[1]) {
+    if (rkm_db_select_one(r, db, RK_Q_LEADERBOARD_CHANGES, args, n, 2) != 1 || !n[0] || !n[1]) {
         return -1;
     }
     if ((apr_uint64_t)apr_atoi64(n[0]) != to - from || apr_atoi64(n[0]) > max) {
@@ -266,7 +266,7 @@ int rkm_changes_follow(request_rec *r, rk_db *db, apr_int64_t after, apr_uint64_
     return 1;
 }
 
-apr_array_header_t *rkm_changes_lanes(request_rec *r, rk_db *db, const char *competition,
+apr_array_header_t *rkm_changes_lanes(request_rec *r, rkm_db *db, const char *competition,
                                       apr_int64_t after)
 {
     char hist[32];
@@ -274,7 +274,7 @@ apr_array_header_t *rkm_changes_lanes(request_rec *r, rk_db *db, const char *com
     apr_array_header_t *out = NULL;
 
     apr_snprintf(hist, sizeof(hist), "%" APR_INT64_T_FMT, after);
-    return rk_db_select_rows(r, r->pool, r->pool, db, RK_Q_LB_CHANGED_LANES, args, 2, &out) == 0
+    return rkm_db_select_rows(r, r->pool, r->pool, db, RK_Q_LEADERBOARD_CHANGED_LANES, args, 2, &out) == 0
            ? out : NULL;
 }
 
@@ -306,9 +306,9 @@ static void committed(int here)
     }
 }
 
-void rkm_changes_write_done(rk_db *db)
+void rkm_changes_write_done(rkm_db *db)
 {
-    rk_db_write_unlock(db);
+    rkm_db_write_unlock(db);
     committed(1);
 }
 

@@ -30,35 +30,35 @@
 
 #include "mod_ranking_private.h"
 #include "mod_ranking_db.h"
-#include "rk_live.h"
+#include "rk_sse.h"
 #include "rk_router.h"
 
-struct rk_req;
+struct rkm_req;
 
 /* The database's change counters (table revision). */
 typedef struct {
     const char *epoch;               /* random per database */
     apr_uint64_t data, auth;         /* moved by every data / account change */
-} rk_rev;
+} rkm_rev;
 
 void rkm_changes_register_hooks(void);
 
 /* ---- the revision ---- */
 
 /* Read the change counters into REV.  0, or -1 on a database error. */
-int rkm_revision_read(request_rec *r, rk_db *db, rk_rev *rev);
+int rkm_revision_read(request_rec *r, rkm_db *db, rkm_rev *rev);
 /* The same for a thread of the module's own (errors logged for S, the epoch in P):
  * 1, 0 when the table has no row (REV untouched), -1 on a database error. */
-int rkm_revision_read_bg(apr_pool_t *p, server_rec *s, rk_db *db, rk_rev *rev);
+int rkm_revision_read_bg(apr_pool_t *p, server_rec *s, rkm_db *db, rkm_rev *rev);
 
 /* The change counters of the request, found once into RQ->rev: for a GET or HEAD,
  * those another child of this server read lately when RankingRevisionCheck allows
  * (no database), else read (DB opened if its dbd is NULL).  0, or -1 on a database
  * error. */
-int rkm_request_revision(request_rec *r, rk_db *db, struct rk_req *rq);
+int rkm_request_revision(request_rec *r, rkm_db *db, struct rkm_req *rq);
 /* The same, read from the database whatever RQ->rev holds (an answer about to be
  * built reads it, so that the answer and its ETag tell the same revision). */
-int rkm_request_revision_fresh(request_rec *r, rk_db *db, struct rk_req *rq);
+int rkm_request_revision_fresh(request_rec *r, rkm_db *db, struct rkm_req *rq);
 
 /* ---- the change log ---- */
 
@@ -69,11 +69,11 @@ int rkm_request_revision_fresh(request_rec *r, rk_db *db, struct rk_req *rq);
  * change: when, who, what (ACTION "update" or "delete"), the lane before and after
  * (NULL: deleted).  LANE_ROWS is the count of lanes the change's statement changed:
  * anything but 1 is refused (the rule above).  0, or -1 (the writer rolls back). */
-int rkm_changes_record(request_rec *r, rk_db *db, const rk_route *route, int lane_rows,
+int rkm_changes_record(request_rec *r, rkm_db *db, const rk_route *route, int lane_rows,
                        const char *action, const char *before, const char *after);
 
 /* The id of the newest record (0 when none) into *ID: 0, or -1 on a database error. */
-int rkm_changes_newest(request_rec *r, rk_db *db, apr_int64_t *id);
+int rkm_changes_newest(request_rec *r, rkm_db *db, apr_int64_t *id);
 
 /* Called for each record read; pointers into the row, valid during the call. */
 typedef void rkm_change_fn(void *baton, const rk_lane_change *c);
@@ -81,22 +81,22 @@ typedef void rkm_change_fn(void *baton, const rk_lane_change *c);
 /* One page of the records after AFTER, of every competition, for a thread of the
  * module's own (the watcher): FN for each.  The rows read, or -1 on a database
  * error. */
-int rkm_changes_since_bg(apr_pool_t *p, server_rec *s, rk_db *db, apr_int64_t after,
+int rkm_changes_since_bg(apr_pool_t *p, server_rec *s, rkm_db *db, apr_int64_t after,
                          rkm_change_fn *fn, void *baton);
 /* One page of the records of COMPETITION after AFTER (a stream's replay), the driver's
  * structures in P: FN for each.  The rows read, or -1 on a database error. */
-int rkm_changes_replay(request_rec *r, apr_pool_t *p, rk_db *db, apr_int64_t competition,
+int rkm_changes_replay(request_rec *r, apr_pool_t *p, rkm_db *db, apr_int64_t competition,
                        apr_int64_t after, rkm_change_fn *fn, void *baton);
 
 /* Whether the data moved from revision FROM to TO by recorded lane changes only,
  * those after record AFTER: by the rule above, when the records after AFTER number
  * TO - FROM (at most MAX of them).  1 with *NEWEST the newest record's id, 0 (some
  * other change happened, or more than MAX), -1 on a database error. */
-int rkm_changes_follow(request_rec *r, rk_db *db, apr_int64_t after, apr_uint64_t from,
+int rkm_changes_follow(request_rec *r, rkm_db *db, apr_int64_t after, apr_uint64_t from,
                        apr_uint64_t to, int max, apr_int64_t *newest);
 /* The lanes of COMPETITION changed after record AFTER, in order: an array of
  * (lane id, action) pairs of strings in R's pool, or NULL on a database error. */
-apr_array_header_t *rkm_changes_lanes(request_rec *r, rk_db *db, const char *competition,
+apr_array_header_t *rkm_changes_lanes(request_rec *r, rkm_db *db, const char *competition,
                                       apr_int64_t after);
 
 /* ---- the committed signal ---- */
@@ -110,10 +110,10 @@ void rkm_changes_listen(rkm_committed_fn *fn);
 /* The committed signal, from its two senders (one function behind them):
  * - a write of this server is over (committed, or rolled back: nobody needs to tell
  *   which): the signal goes to every listener, then the write mutex is given back
- *   (DB's, taken by rk_db_write_lock).  Every writer ends its write here.
+ *   (DB's, taken by rkm_db_write_lock).  Every writer ends its write here.
  * - the watcher saw a change committed elsewhere (another server, ranking-admin): the
  *   shared revision goes stale, the watcher itself is not told again. */
-void rkm_changes_write_done(rk_db *db);
+void rkm_changes_write_done(rkm_db *db);
 void rkm_changes_committed_elsewhere(void);
 
 #endif

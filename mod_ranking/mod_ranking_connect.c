@@ -62,7 +62,7 @@ static int connect_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *
                             server_rec *s)
 {
     static const struct ap_socache_hints hints = { 64, sizeof(rk_throttle_entry), 60 };
-    char *name = apr_pstrdup(ptemp, rk_config_login_cache()), *arg = strchr(name, ':');
+    char *name = apr_pstrdup(ptemp, rkm_config_login_cache()), *arg = strchr(name, ':');
     const char *err;
     apr_status_t rv;
 
@@ -71,8 +71,8 @@ static int connect_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *
         return OK;   /* the first, dry run of the configuration */
     }
     /* the dummy hashes for RankingPasswordCost (also with throttling off) */
-    if (passwords.cost != rk_config_password_cost()
-        && rk_password_policy_init(&passwords, rk_config_password_cost()) != 0) {
+    if (passwords.cost != rkm_config_password_cost()
+        && rk_password_policy_init(&passwords, rkm_config_password_cost()) != 0) {
         ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s,
                      "mod_ranking: cannot make the dummy password hashes (no random bytes?)");
         return HTTP_INTERNAL_SERVER_ERROR;
@@ -165,8 +165,8 @@ static void throttle_keys_make(request_rec *r, const char *user, throttle_keys *
     k->keylen[0] = (unsigned int)strlen(a);
     k->key[1] = (const unsigned char *)u;
     k->keylen[1] = (unsigned int)strlen(u);
-    k->limit = rk_config_login_limit(r);
-    k->window = rk_config_login_window(r);
+    k->limit = rkm_config_login_limit(r);
+    k->window = rkm_config_login_window(r);
     k->now = apr_time_sec(r->request_time);
 }
 
@@ -282,11 +282,11 @@ static uint32_t throttle_fail(request_rec *r, const throttle_keys *k)
  * (id, hash, role, enabled) of an enabled account whose password matched, and
  * *REHASH a new hash of the password at RankingPasswordCost when the stored one has
  * another cost (else NULL); 401 when not (logged); 503 on a database error. */
-static int check_credentials(request_rec *r, rk_db *db, rk_credentials *cred, const char **acct,
+static int check_credentials(request_rec *r, rkm_db *db, rk_credentials *cred, const char **acct,
                              char **rehash)
 {
     const char *args[1] = { cred->client_id };
-    int found = rk_db_select_one(r, db, RK_Q_ACCOUNT_BY_NAME, args, acct, 4), ok, again = 0;
+    int found = rkm_db_select_one(r, db, RK_Q_ACCOUNT_BY_NAME, args, acct, 4), ok, again = 0;
 
     *rehash = NULL;
     if (found < 0) {
@@ -314,16 +314,16 @@ static int check_credentials(request_rec *r, rk_db *db, rk_credentials *cred, co
 /* Store HASH, the password of ACCOUNT hashed again at RankingPasswordCost, in place of
  * OLD (unless a new password was set meanwhile).  A failure is logged only: the login
  * stands and a later one tries again. */
-static void rehash_password(request_rec *r, rk_db *db, const char *account, const char *old,
+static void rehash_password(request_rec *r, rkm_db *db, const char *account, const char *old,
                             const char *hash, const char *user)
 {
     const char *args[3] = { hash, account, old };
     int nrows = 0, rv;
 
-    if (rk_db_write_lock(r, db) != 0) {
+    if (rkm_db_write_lock(r, db) != 0) {
         return;
     }
-    rv = rk_db_query(r, db, RK_Q_ACCOUNT_REHASH, args, &nrows, APLOG_WARNING);
+    rv = rkm_db_query(r, db, RK_Q_ACCOUNT_REHASH, args, &nrows, APLOG_WARNING);
     rkm_changes_write_done(db);
     if (rv == 0 && nrows == 1) {
         ap_log_rerror(APLOG_MARK, APLOG_NOTICE, 0, r, "password of user \"%s\" rehashed "
@@ -334,7 +334,7 @@ static void rehash_password(request_rec *r, rk_db *db, const char *account, cons
 
 /* A new token for ACCOUNT, stored (by its hash) with LIFETIME; expired tokens are
  * purged on the way (no cron job needed).  OK, or the status to answer. */
-static int issue_token(request_rec *r, rk_db *db, const char *account, apr_int64_t lifetime,
+static int issue_token(request_rec *r, rkm_db *db, const char *account, apr_int64_t lifetime,
                        char token[RK_TOKEN_CHARS + 1])
 {
     apr_int64_t now = apr_time_sec(r->request_time);
@@ -347,30 +347,30 @@ static int issue_token(request_rec *r, rk_db *db, const char *account, apr_int64
         return HTTP_INTERNAL_SERVER_ERROR;
     }
     rk_sha256_hex(token, RK_TOKEN_CHARS, hash);
-    if (rk_db_write_lock(r, db) != 0) {
+    if (rkm_db_write_lock(r, db) != 0) {
         return HTTP_SERVICE_UNAVAILABLE;
     }
     args[0] = apr_psprintf(r->pool, "%" APR_INT64_T_FMT, now);
-    rv = rk_db_query(r, db, RK_Q_TOKEN_PURGE, args, &nrows, APLOG_ERR);
+    rv = rkm_db_query(r, db, RK_Q_TOKEN_PURGE, args, &nrows, APLOG_ERR);
     args[0] = hash;
     args[1] = account;
     args[2] = apr_psprintf(r->pool, "%" APR_INT64_T_FMT, now);
     args[3] = apr_psprintf(r->pool, "%" APR_INT64_T_FMT, now + lifetime);
-    rv = rv == 0 ? rk_db_query(r, db, RK_Q_TOKEN_INSERT, args, &nrows, APLOG_ERR) : rv;
+    rv = rv == 0 ? rkm_db_query(r, db, RK_Q_TOKEN_INSERT, args, &nrows, APLOG_ERR) : rv;
     rkm_changes_write_done(db);
     return rv == 0 ? OK : HTTP_SERVICE_UNAVAILABLE;
 }
 
-int rk_connect(request_rec *r)
+int rkm_connect(request_rec *r)
 {
-    apr_int64_t lifetime = rk_config_token_lifetime(r);
+    apr_int64_t lifetime = rkm_config_token_lifetime(r);
     rk_credentials *cred = apr_pcalloc(r->pool, sizeof(*cred));
     const char *err = NULL, *acct[4] = { NULL, NULL, NULL, NULL };
     char token[RK_TOKEN_CHARS + 1], *rehash = NULL;
     apr_size_t len;
     char *body;
     int rv;
-    rk_db db;
+    rkm_db db;
     json_t *answer;
     throttle_keys keys;
     int64_t wait;
@@ -378,13 +378,13 @@ int rk_connect(request_rec *r)
 
     apr_table_setn(r->headers_out, "Cache-Control", "no-store");
     apr_table_setn(r->headers_out, "Pragma", "no-cache");
-    if ((rv = rk_take_json_body(r, &body, &len)) != OK) {
+    if ((rv = rkm_take_json_body(r, &body, &len)) != OK) {
         return rv;
     }
     rv = rk_connect_parse(body, len, cred, &err);
     memset(body, 0, len);   /* the password does not stay in the request pool */
     if (rv != 0) {
-        return rk_send_error(r, HTTP_BAD_REQUEST, err);
+        return rkm_send_error(r, HTTP_BAD_REQUEST, err);
     }
     throttle_keys_make(r, cred->client_id, &keys);
     if ((wait = throttle_check(r, &keys)) > 0) {
@@ -394,7 +394,7 @@ int rk_connect(request_rec *r)
                       ap_escape_logitem(r->pool, cred->client_id));
         apr_table_setn(r->headers_out, "Retry-After", apr_psprintf(r->pool, "%" APR_INT64_T_FMT, wait));
     }
-    else if ((rv = rk_db_open(r, &db)) == OK) {
+    else if ((rv = rkm_db_open(r, &db)) == OK) {
         rv = check_credentials(r, &db, cred, acct, &rehash);
     }
     /* from here on, the password is of no use: it does not stay in the pool either */
@@ -403,18 +403,18 @@ int rk_connect(request_rec *r)
     case OK:
         break;
     case HTTP_TOO_MANY_REQUESTS:
-        return rk_send_error(r, rv, "Too many failed logins, retry later");
+        return rkm_send_error(r, rv, "Too many failed logins, retry later");
     case HTTP_UNAUTHORIZED:
         if ((delay = throttle_fail(r, &keys)) > 0) {
             apr_sleep(apr_time_from_msec(delay));
         }
         apr_table_setn(r->err_headers_out, "WWW-Authenticate", "Bearer realm=\"ranking\"");
-        return rk_send_error(r, rv, "Invalid credentials");
+        return rkm_send_error(r, rv, "Invalid credentials");
     default:
-        return rk_send_status(r, rv);
+        return rkm_send_status(r, rv);
     }
     if ((rv = issue_token(r, &db, acct[0], lifetime, token)) != OK) {
-        return rk_send_status(r, rv);
+        return rkm_send_status(r, rv);
     }
     if (rehash) {
         rehash_password(r, &db, acct[0], acct[1], rehash, cred->client_id);
@@ -425,7 +425,7 @@ int rk_connect(request_rec *r)
     answer = json_pack("{s:s, s:s, s:s, s:I}", "status", "success", "access_token", token,
                        "token_type", "Bearer", "expires_in", (json_int_t)lifetime);
     memset(token, 0, sizeof(token));
-    return rk_send_json(r, HTTP_OK, answer);
+    return rkm_send_json(r, HTTP_OK, answer);
 }
 
 void rkm_connect_register_hooks(void)

@@ -10,6 +10,6 @@
 void rkm_connect_register_hooks(void);
 
 /* POST /connect */
-int rk_connect(request_rec *r);
+int rkm_connect(request_rec *r);
 
 #endif

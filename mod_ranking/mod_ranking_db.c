@@ -7,7 +7,7 @@
 
 #define CONN_KEY "mod_ranking:conn"
 
-struct rk_conn {
+struct rkm_conn {
     apr_pool_t *pool;
     int sqlite;
     apr_dbd_prepared_t *stmt[RK_Q_COUNT];
@@ -110,9 +110,9 @@ static int schema_version(apr_pool_t *p, ap_dbd_t *dbd)
         else ap_log_error(APLOG_MARK, APLOG_ERR, 0, (s), __VA_ARGS__); \
     } while (0)
 
-static rk_conn *conn_init(request_rec *r, server_rec *s, ap_dbd_t *dbd)
+static rkm_conn *conn_init(request_rec *r, server_rec *s, ap_dbd_t *dbd)
 {
-    rk_conn *c;
+    rkm_conn *c;
     apr_pool_t *p;
     int i;
 
@@ -161,8 +161,8 @@ static rk_conn *conn_init(request_rec *r, server_rec *s, ap_dbd_t *dbd)
 }
 
 /* The connection of a request: taken from mod_dbd's pool at the request's first
- * rk_db_open, given back at the end of the request (its pool's cleanup) or earlier by
- * rk_db_put.  Not ap_dbd_acquire(): that one holds the connection until the request's
+ * rkm_db_open, given back at the end of the request (its pool's cleanup) or earlier by
+ * rkm_db_put.  Not ap_dbd_acquire(): that one holds the connection until the request's
  * pool is destroyed, and a parked event stream's request lives as long as the stream,
  * so every open stream would hold a connection (and DBDMax of them would stop the
  * child's requests and its watcher). */
@@ -193,7 +193,7 @@ static request_rec *initial_req(request_rec *r)
     return r;
 }
 
-int rk_db_open(request_rec *r, rk_db *db)
+int rkm_db_open(request_rec *r, rkm_db *db)
 {
     void *data = NULL;
     request_rec *m = initial_req(r);
@@ -221,7 +221,7 @@ int rk_db_open(request_rec *r, rk_db *db)
     return db->conn ? OK : HTTP_SERVICE_UNAVAILABLE;
 }
 
-void rk_db_put(request_rec *r)
+void rkm_db_put(request_rec *r)
 {
     void *data = NULL;
     request_rec *m = initial_req(r);
@@ -233,7 +233,7 @@ void rk_db_put(request_rec *r)
     }
 }
 
-int rk_db_open_bg(apr_pool_t *p, server_rec *s, rk_db *db)
+int rkm_db_open_bg(apr_pool_t *p, server_rec *s, rkm_db *db)
 {
     void *data = NULL;
 
@@ -251,7 +251,7 @@ int rk_db_open_bg(apr_pool_t *p, server_rec *s, rk_db *db)
     return 0;
 }
 
-void rk_db_close_bg(server_rec *s, rk_db *db)
+void rkm_db_close_bg(server_rec *s, rkm_db *db)
 {
     if (db->dbd) {
         dbd_close(s, db->dbd);
@@ -264,13 +264,13 @@ void rk_db_close_bg(server_rec *s, rk_db *db)
  * sequential access took 100 ms more on a result of no row (measured: a login of an
  * unknown user 150 ms against 50, every id that does not exist, every empty poll of
  * the watcher). */
-static int random_access(const rk_db *db)
+static int random_access(const rkm_db *db)
 {
     return db->conn->sqlite ? 0 : 1;
 }
 
 /* Run the select Q, its results in P: 0, or the driver's error. */
-static int run_select(apr_pool_t *p, rk_db *db, rk_query_id q, const char **args,
+static int run_select(apr_pool_t *p, rkm_db *db, rk_query_id q, const char **args,
                    apr_dbd_results_t **res)
 {
     *res = NULL;
@@ -278,7 +278,7 @@ static int run_select(apr_pool_t *p, rk_db *db, rk_query_id q, const char **args
                            random_access(db), rk_queries[q].nargs, args);
 }
 
-int rk_db_select_bg(server_rec *s, apr_pool_t *p, rk_db *db, rk_query_id q, const char **args,
+int rkm_db_select_bg(server_rec *s, apr_pool_t *p, rkm_db *db, rk_query_id q, const char **args,
                     apr_dbd_results_t **res)
 {
     int rv = run_select(p, db, q, args, res);
@@ -291,12 +291,12 @@ int rk_db_select_bg(server_rec *s, apr_pool_t *p, rk_db *db, rk_query_id q, cons
     return rv;
 }
 
-int rk_db_is_sqlite(const rk_db *db)
+int rkm_db_is_sqlite(const rkm_db *db)
 {
     return db->conn->sqlite;
 }
 
-int rk_db_select(request_rec *r, apr_pool_t *p, rk_db *db, rk_query_id q, const char **args,
+int rkm_db_select(request_rec *r, apr_pool_t *p, rkm_db *db, rk_query_id q, const char **args,
                  apr_dbd_results_t **res)
 {
     int rv = run_select(p, db, q, args, res);
@@ -307,7 +307,7 @@ int rk_db_select(request_rec *r, apr_pool_t *p, rk_db *db, rk_query_id q, const 
     return rv;
 }
 
-int rk_db_query(request_rec *r, rk_db *db, rk_query_id q, const char **args, int *nrows,
+int rkm_db_query(request_rec *r, rkm_db *db, rk_query_id q, const char **args, int *nrows,
                 int level)
 {
     int rv;
@@ -321,7 +321,7 @@ int rk_db_query(request_rec *r, rk_db *db, rk_query_id q, const char **args, int
     return rv;
 }
 
-apr_pool_t *rk_db_own_pool(apr_pool_t *parent)
+apr_pool_t *rkm_db_own_pool(apr_pool_t *parent)
 {
     apr_allocator_t *alloc = NULL;
     apr_pool_t *p = NULL;
@@ -340,12 +340,12 @@ apr_pool_t *rk_db_own_pool(apr_pool_t *parent)
     return p;
 }
 
-apr_pool_t *rk_db_rows_pool(request_rec *r)
+apr_pool_t *rkm_db_rows_pool(request_rec *r)
 {
-    return rk_db_own_pool(r->pool);
+    return rkm_db_own_pool(r->pool);
 }
 
-const char *rk_db_col(const rk_db *db, apr_dbd_row_t *row, int i)
+const char *rkm_db_col(const rkm_db *db, apr_dbd_row_t *row, int i)
 {
     char *v = NULL;
 
@@ -355,19 +355,19 @@ const char *rk_db_col(const rk_db *db, apr_dbd_row_t *row, int i)
     return v;
 }
 
-int rk_db_select_one(request_rec *r, rk_db *db, rk_query_id q, const char **args,
+int rkm_db_select_one(request_rec *r, rkm_db *db, rk_query_id q, const char **args,
                      const char **out, int ncols)
 {
     apr_dbd_results_t *res;
     apr_dbd_row_t *row = NULL;
     int found = 0, i;
 
-    if (rk_db_select(r, r->pool, db, q, args, &res) != 0) {
+    if (rkm_db_select(r, r->pool, db, q, args, &res) != 0) {
         return -1;
     }
     while (apr_dbd_get_row(db->dbd->driver, r->pool, res, &row, -1) == 0) {
         for (i = 0; !found && i < ncols; i++) {
-            const char *v = rk_db_col(db, row, i);
+            const char *v = rkm_db_col(db, row, i);
             out[i] = v ? apr_pstrdup(r->pool, v) : NULL;
         }
         found = 1;
@@ -375,14 +375,14 @@ int rk_db_select_one(request_rec *r, rk_db *db, rk_query_id q, const char **args
     return found;
 }
 
-int rk_db_select_rows(request_rec *r, apr_pool_t *tmp, apr_pool_t *p, rk_db *db, rk_query_id q,
+int rkm_db_select_rows(request_rec *r, apr_pool_t *tmp, apr_pool_t *p, rkm_db *db, rk_query_id q,
                       const char **args, int ncols, apr_array_header_t **out)
 {
     apr_dbd_results_t *rs = NULL;
     apr_dbd_row_t *row = NULL;
     int i;
 
-    if (rk_db_select(r, tmp, db, q, args, &rs) != 0) {
+    if (rkm_db_select(r, tmp, db, q, args, &rs) != 0) {
         return -1;
     }
     if (*out == NULL) {
@@ -392,14 +392,14 @@ int rk_db_select_rows(request_rec *r, apr_pool_t *tmp, apr_pool_t *p, rk_db *db,
         const char **v = apr_array_push(*out);
 
         for (i = 0; i < ncols; i++) {
-            const char *c = rk_db_col(db, row, i);
+            const char *c = rkm_db_col(db, row, i);
             v[i] = c ? apr_pstrdup(p, c) : NULL;
         }
     }
     return 0;
 }
 
-int rk_db_exec(request_rec *r, rk_db *db, const char *sql, int quiet)
+int rkm_db_exec(request_rec *r, rkm_db *db, const char *sql, int quiet)
 {
     int nrows = 0;
     int rv = apr_dbd_query(db->dbd->driver, db->dbd->handle, &nrows, sql);

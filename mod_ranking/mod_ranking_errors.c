@@ -79,7 +79,7 @@ static int path_on_mount(request_rec *r, const char *path)
         return 0;
     }
     r->uri = (char *)path;
-    ours = ap_location_walk(r) == OK && rk_is_ours(r);
+    ours = ap_location_walk(r) == OK && rkm_is_ours(r);
     r->uri = uri;
     r->per_dir_config = before;
     return ours;
@@ -93,7 +93,7 @@ static int path_on_mount(request_rec *r, const char *path)
 static int error_on_mount(request_rec *r)
 {
     if (r->per_dir_config != r->server->lookup_defaults) {
-        return rk_is_ours(r);   /* mapped */
+        return rkm_is_ours(r);   /* mapped */
     }
     return path_on_mount(r, r->uri) || path_on_mount(r, raw_path(r));
 }
@@ -107,7 +107,7 @@ static void insert_error_filter(request_rec *r)
     }
     /* on every answer of the mount, also on HEAD, where no body passes the filter */
     apr_table_setn(r->err_headers_out, "X-Content-Type-Options", "nosniff");
-    rk_request_error_headers(r);
+    rkm_request_error_headers(r);
     for (f = r->output_filters; f; f = f->next) {
         if (f->frec == error_filter_handle) {
             return;   /* an error while answering an error: already there */

@@ -75,7 +75,7 @@ static int places_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *p
         workers *= threads > 0 ? threads : 1;
     }
     /* a listener that holds a thread may take at most half of the workers */
-    holding_cap = rk_config_event_listeners() > 0 ? rk_config_event_listeners()
+    holding_cap = rkm_config_event_listeners() > 0 ? rkm_config_event_listeners()
                   : workers > 1 ? workers / 2 : 1;
     /* and one that comes over HTTP/2 holds one of mod_http2's workers of its child:
      * at most half of them too, whatever RankingEventListeners says (past them every
@@ -90,7 +90,7 @@ static int places_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *p
 int rkm_places_take(listener *l)
 {
     if (l->async) {
-        int cap = rk_config_event_listeners() > 0 ? rk_config_event_listeners()
+        int cap = rkm_config_event_listeners() > 0 ? rkm_config_event_listeners()
                   : ASYNC_LISTENERS_DEFAULT;
 
         if (parked >= cap) {

@@ -3,11 +3,11 @@
 #include "mod_ranking_request.h"
 #include "mod_ranking_config.h"
 #include "rk_cors.h"
-#include "rk_live.h"
+#include "rk_sse.h"
 
 /* Until core's fixups set r->handler (after the access hooks), read SetHandler from
  * the per-directory configuration: httpd 2.4 keeps it as an expression. */
-int rk_is_ours(request_rec *r)
+int rkm_is_ours(request_rec *r)
 {
     core_dir_config *cd = ap_get_core_module_config(r->per_dir_config);
     const char *handler = r->handler;
@@ -24,7 +24,7 @@ int rk_is_ours(request_rec *r)
             handler = cd->handler;
         }
     }
-    return handler && strcasecmp(handler, RK_HANDLER) == 0;
+    return handler && strcasecmp(handler, RKM_HANDLER) == 0;
 }
 
 /* The path after the mount point, or "" when the URI is not under it.  The mount
@@ -33,7 +33,7 @@ int rk_is_ours(request_rec *r)
 static const char *relative_path(request_rec *r)
 {
     core_dir_config *cd = ap_get_core_module_config(r->per_dir_config);
-    const char *base = rk_config_base(r);
+    const char *base = rkm_config_base(r);
     size_t blen;
 
     if (!base) {
@@ -56,21 +56,21 @@ static const char *relative_path(request_rec *r)
  * even empty or of another scheme, is checked as on any mount) of a public read
  * route, or of a path that is no route (404 rather than 401: the routes of a public
  * mount are no secret). */
-static int public_read(request_rec *r, const rk_req *rq)
+static int public_read(request_rec *r, const rkm_req *rq)
 {
     return (rq->method & (RK_M_GET | RK_M_HEAD))
            && (rq->route.id == RK_ROUTE_NONE || rk_route_is_public_read(rq->route.id))
            && !apr_table_get(r->headers_in, "Authorization")
-           && rk_config_public(r);
+           && rkm_config_public(r);
 }
 
-rk_req *rk_request(request_rec *r)
+rkm_req *rkm_request(request_rec *r)
 {
-    rk_req *rq = ap_get_module_config(r->request_config, &ranking_module);
+    rkm_req *rq = ap_get_module_config(r->request_config, &ranking_module);
 
     if (!rq) {
         rq = apr_pcalloc(r->pool, sizeof(*rq));
-        rk_route_parse(relative_path(r), rk_config_variants(r), &rq->route);
+        rk_route_parse(relative_path(r), rkm_config_variants(r), &rq->route);
         rq->method = rk_method_bit(r->method);
         rq->anonymous = public_read(r, rq);
         ap_set_module_config(r->request_config, &ranking_module, rq);
@@ -92,7 +92,7 @@ static void public_headers(request_rec *r)
         apr_table_setn(r->err_headers_out, "Cache-Control", "no-store");
         return;
     }
-    rk_config_public_cache(r, &maxage, &stale);
+    rkm_config_public_cache(r, &maxage, &stale);
     apr_table_setn(r->err_headers_out, "Cache-Control",
                    stale ? apr_psprintf(r->pool, "public, max-age=%" APR_INT64_T_FMT
                                         ", stale-while-revalidate=%" APR_INT64_T_FMT,
@@ -102,16 +102,16 @@ static void public_headers(request_rec *r)
 
 /* An error answer to a public read is not kept by any cache (a 404 is cacheable by
  * default: a resource created a moment later would stay hidden behind it). */
-void rk_request_error_headers(request_rec *r)
+void rkm_request_error_headers(request_rec *r)
 {
-    const rk_req *rq = ap_get_module_config(r->request_config, &ranking_module);
+    const rkm_req *rq = ap_get_module_config(r->request_config, &ranking_module);
 
     if (rq && rq->anonymous) {
         apr_table_setn(r->err_headers_out, "Cache-Control", "no-store");
     }
 }
 
-void rk_common_headers(request_rec *r, rk_req *rq)
+void rkm_common_headers(request_rec *r, rkm_req *rq)
 {
     const char *const *origins;
     const char *origin;
@@ -130,7 +130,7 @@ void rk_common_headers(request_rec *r, rk_req *rq)
     else if (rq->method != RK_M_OPTIONS && rq->route.id != RK_ROUTE_CONNECT) {
         apr_table_setn(r->err_headers_out, "Cache-Control", "private, no-cache");
     }
-    if (!(origins = rk_config_cors_origins(r, &n))) {
+    if (!(origins = rkm_config_cors_origins(r, &n))) {
         return;   /* CORS off: no header of it */
     }
     /* the answer depends on Origin once CORS is on, listed or not */

@@ -16,7 +16,7 @@
 #include "mod_ranking_status.h"
 
 static rk_stats_child own;          /* until the slot is claimed, or without a table */
-rk_stats_child *rk_stats = &own;
+rk_stats_child *rkm_stats = &own;
 static rk_stats_table *table;
 
 static int status_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
@@ -48,7 +48,7 @@ static int alive(int32_t pid)
 static apr_status_t release_slot(void *c)
 {
     rk_stats_release(c, (int32_t)getpid());
-    rk_stats = &own;
+    rkm_stats = &own;
     return APR_SUCCESS;
 }
 
@@ -64,7 +64,7 @@ static void status_child_init(apr_pool_t *pchild, server_rec *s)
                      "server-status table: this child's figures are not shown");
         return;
     }
-    rk_stats = c;
+    rkm_stats = c;
     apr_pool_cleanup_register(pchild, c, release_slot, apr_pool_cleanup_null);
 }
 
@@ -81,7 +81,7 @@ static int status_hook(request_rec *r, int flags)
     return OK;
 }
 
-void rk_status_register_hooks(void)
+void rkm_status_register_hooks(void)
 {
     ap_hook_post_config(status_post_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_child_init(status_child_init, NULL, NULL, APR_HOOK_MIDDLE);

@@ -12,7 +12,7 @@
 #include "mod_ranking_places.h"
 #include "mod_ranking_request.h"
 #include "mod_ranking_watcher.h"
-#include "rk_live.h"
+#include "rk_sse.h"
 
 /* ---- registering ---- */
 
@@ -21,7 +21,7 @@ static int busy(request_rec *r)
     apr_table_setn(r->headers_out, "Retry-After", "5");
     ap_log_rerror(APLOG_MARK, APLOG_WARNING, 0, r, "too many event streams and long polls "
                   "(RankingEventListeners): answered 503");
-    return rk_send_error(r, HTTP_SERVICE_UNAVAILABLE, NULL);
+    return rkm_send_error(r, HTTP_SERVICE_UNAVAILABLE, NULL);
 }
 
 /* Park the request when the MPM can (and it is not an HTTP/2 stream). */
@@ -72,27 +72,27 @@ static void replay_change(void *baton, const rk_lane_change *ch)
     if (pg->failed) {
         return;
     }
-    k = rk_lane_event(NULL, ch, pg->l->key);
+    k = rk_sse_lane_event(NULL, ch, pg->l->key);
     if (!(bigger = realloc(pg->text, pg->n + k))) {
         pg->failed = 1;
         return;
     }
     pg->text = bigger;
-    rk_lane_event(pg->text + pg->n, ch, pg->l->key);
+    rk_sse_lane_event(pg->text + pg->n, ch, pg->l->key);
     pg->n += k;
     pg->l->last_id = apr_atoi64(ch->id);
 }
 
 /* Write the records of the competition after L->last_id, up to the newest (a page at
  * a time).  0, or the status to answer (nothing sent yet) / -1 (the client is gone). */
-static int replay(request_rec *r, rk_db *db, listener *l)
+static int replay(request_rec *r, rkm_db *db, listener *l)
 {
     for (;;) {
         replay_page pg = { l, NULL, 0, 0 };
         apr_pool_t *p;
         int got;
 
-        if (!(p = rk_db_rows_pool(r))) {
+        if (!(p = rkm_db_rows_pool(r))) {
             return HTTP_INTERNAL_SERVER_ERROR;
         }
         got = rkm_changes_replay(r, p, db, l->competition, l->last_id, replay_change, &pg);
@@ -130,39 +130,39 @@ static void stream_head(request_rec *r, int on)
     apr_table_setn(r->headers_out, "X-Accel-Buffering", "no");
 }
 
-int rk_events(request_rec *r, rk_req *rq)
+int rkm_events(request_rec *r, rkm_req *rq)
 {
     listener *l;
-    rk_db db;
+    rkm_db db;
     const char *args[RK_MAX_IDS], *found[1];
     apr_int64_t last = 0;
     int rv, resume;
 
-    if (!rk_accepts_event_stream(apr_table_get(r->headers_in, "Accept"))) {
-        return rk_send_status(r, HTTP_NOT_ACCEPTABLE);
+    if (!rk_sse_accepts(apr_table_get(r->headers_in, "Accept"))) {
+        return rkm_send_status(r, HTTP_NOT_ACCEPTABLE);
     }
-    if ((rv = rk_db_open(r, &db)) != OK) {
-        return rk_send_status(r, rv);
+    if ((rv = rkm_db_open(r, &db)) != OK) {
+        return rkm_send_status(r, rv);
     }
     rk_route_args(&rq->route, args);
-    switch (rk_db_select_one(r, &db, RK_Q_COMPETITION, args, found, 1)) {
-    case -1: return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
-    case 0:  return rk_send_status(r, HTTP_NOT_FOUND);
+    switch (rkm_db_select_one(r, &db, RK_Q_COMPETITION, args, found, 1)) {
+    case -1: return rkm_send_status(r, HTTP_SERVICE_UNAVAILABLE);
+    case 0:  return rkm_send_status(r, HTTP_NOT_FOUND);
     }
     /* a malformed Last-Event-ID is ignored: the stream starts with the next change */
-    resume = rk_last_event_id(apr_table_get(r->headers_in, "Last-Event-ID"), &last) == 1;
+    resume = rk_sse_last_event_id(apr_table_get(r->headers_in, "Last-Event-ID"), &last) == 1;
     if (!rkm_watcher_ready()) {
-        return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
+        return rkm_send_status(r, HTTP_SERVICE_UNAVAILABLE);
     }
     if (r->header_only) {
         stream_head(r, 1);
         return OK;
     }
     if (!(l = rkm_parked_listener(r, 1, can_park(r)))) {
-        return rk_send_status(r, HTTP_INTERNAL_SERVER_ERROR);
+        return rkm_send_status(r, HTTP_INTERNAL_SERVER_ERROR);
     }
     l->competition = apr_atoi64(rq->route.ids[RK_ID_COMPETITION]);
-    l->key = (rk_config_variants(r) & RK_VARIANT_A) ? "voie" : "line";
+    l->key = (rkm_config_variants(r) & RK_VARIANT_A) ? "voie" : "line";
     rkm_watcher_lock();
     rv = rkm_places_take(l);
     rkm_watcher_unlock();
@@ -195,7 +195,7 @@ int rk_events(request_rec *r, rk_req *rq)
     /* the stream needs no database connection of its own from now on (the watcher
      * reads the change log with its own): give it back, or every open stream would
      * hold one */
-    rk_db_put(r);
+    rkm_db_put(r);
     if (l->async) {
         return rkm_parked_park(l);
     }
@@ -208,14 +208,14 @@ refused:
     rkm_watcher_unlock();
     if (rv > 0) {
         stream_head(r, 0);   /* nothing sent yet: an error answer like any other */
-        return rk_send_status(r, rv);
+        return rkm_send_status(r, rv);
     }
     return OK;
 }
 
 /* ---- the long poll ---- */
 
-int rkm_stream_wait(request_rec *r, rk_req *rq, int seconds)
+int rkm_stream_wait(request_rec *r, rkm_req *rq, int seconds)
 {
     listener *l;
 
@@ -231,7 +231,7 @@ int rkm_stream_wait(request_rec *r, rk_req *rq, int seconds)
         return busy(r);
     }
     /* no database connection while waiting: the answer takes one again */
-    rk_db_put(r);
+    rkm_db_put(r);
     /* the request is answered once it has waited: by the read path again, on this
      * thread (RKM_WAIT_OVER) or at the parked request's turn (mod_ranking_parked.c) */
     rq->waited = 1;

@@ -8,10 +8,10 @@
 
 #include "mod_ranking_private.h"
 
-struct rk_req;
+struct rkm_req;
 
 /* GET /competition/{c}/events */
-int rk_events(request_rec *r, struct rk_req *rq);
+int rkm_events(request_rec *r, struct rkm_req *rq);
 
 /* What rkm_stream_wait returns when the request is to be answered now, on this
  * thread (a value no handler returns). */
@@ -24,6 +24,6 @@ int rk_events(request_rec *r, struct rk_req *rq);
  * the handler returns once the request is refused (503: too many listeners).  Either
  * way but the last, RQ->waited is set: the answer given after the wait reads the
  * revision again and never waits. */
-int rkm_stream_wait(request_rec *r, struct rk_req *rq, int seconds);
+int rkm_stream_wait(request_rec *r, struct rkm_req *rq, int seconds);
 
 #endif

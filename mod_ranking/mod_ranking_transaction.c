@@ -103,55 +103,55 @@ void rkm_transaction_register_hooks(void)
 
 /* ---- transactions ---- */
 
-static int exec(request_rec *r, rk_db *db, const char *sql)
+static int exec(request_rec *r, rkm_db *db, const char *sql)
 {
-    return rk_db_exec(r, db, sql, 0);
+    return rkm_db_exec(r, db, sql, 0);
 }
 
-int rk_db_begin_read(request_rec *r, rk_db *db)
+int rkm_db_begin_read(request_rec *r, rkm_db *db)
 {
-    return exec(r, db, rk_db_is_sqlite(db) ? "BEGIN" : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    return exec(r, db, rkm_db_is_sqlite(db) ? "BEGIN" : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
 }
 
-void rk_db_end_read(request_rec *r, rk_db *db)
+void rkm_db_end_read(request_rec *r, rkm_db *db)
 {
     exec(r, db, "ROLLBACK");   /* nothing to keep */
 }
 
-int rk_db_commit(request_rec *r, rk_db *db)
+int rkm_db_commit(request_rec *r, rkm_db *db)
 {
     return exec(r, db, "COMMIT");
 }
 
-int rk_db_rollback(request_rec *r, rk_db *db)
+int rkm_db_rollback(request_rec *r, rkm_db *db)
 {
     return exec(r, db, "ROLLBACK");
 }
 
-int rk_db_savepoint(request_rec *r, rk_db *db, const char *name)
+int rkm_db_savepoint(request_rec *r, rkm_db *db, const char *name)
 {
     return exec(r, db, apr_pstrcat(r->pool, "SAVEPOINT ", name, NULL));
 }
 
-int rk_db_rollback_to(request_rec *r, rk_db *db, const char *name)
+int rkm_db_rollback_to(request_rec *r, rkm_db *db, const char *name)
 {
     return exec(r, db, apr_pstrcat(r->pool, "ROLLBACK TO SAVEPOINT ", name, NULL));
 }
 
-int rk_db_release(request_rec *r, rk_db *db, const char *name)
+int rkm_db_release(request_rec *r, rkm_db *db, const char *name)
 {
     return exec(r, db, apr_pstrcat(r->pool, "RELEASE SAVEPOINT ", name, NULL));
 }
 
-int rk_db_write_lock_until(request_rec *r, rk_db *db, apr_time_t deadline)
+int rkm_db_write_lock_until(request_rec *r, rkm_db *db, apr_time_t deadline)
 {
     apr_status_t rv;
     apr_interval_time_t left;
 
-    if (!rk_db_is_sqlite(db) || !write_mutex) {
+    if (!rkm_db_is_sqlite(db) || !write_mutex) {
         return 0;
     }
-    /* leave the time of one attempt at SQLite's lock (rk_db_begin_write) */
+    /* leave the time of one attempt at SQLite's lock (rkm_db_begin_write) */
     left = deadline - apr_time_from_msec(RK_SQLITE_ATTEMPT_MS) - apr_time_now();
     rv = apr_global_mutex_timedlock(write_mutex, left > 0 ? left : 0);
     if (rv == APR_ENOTIMPL) {
@@ -171,16 +171,16 @@ int rk_db_write_lock_until(request_rec *r, rk_db *db, apr_time_t deadline)
     return 0;
 }
 
-int rk_db_write_lock(request_rec *r, rk_db *db)
+int rkm_db_write_lock(request_rec *r, rkm_db *db)
 {
-    return rk_db_write_lock_until(r, db, apr_time_now() + apr_time_from_msec(RK_WRITE_WAIT_MS));
+    return rkm_db_write_lock_until(r, db, apr_time_now() + apr_time_from_msec(RKM_WRITE_WAIT_MS));
 }
 
-int rk_db_begin_write(request_rec *r, rk_db *db, apr_time_t deadline)
+int rkm_db_begin_write(request_rec *r, rkm_db *db, apr_time_t deadline)
 {
     int rv, attempts = 0;
 
-    if (!rk_db_is_sqlite(db)) {
+    if (!rkm_db_is_sqlite(db)) {
         /* PostgreSQL: the one revision row, locked first.  Every lane write updates it
          * (its trigger) and so waits for the writer before it anyway; locking it at
          * the start makes that wait come before the lane is read, so that what a
@@ -198,7 +198,7 @@ int rk_db_begin_write(request_rec *r, rk_db *db, apr_time_t deadline)
      * one is made only when it ends before the deadline */
     while (apr_time_now() + apr_time_from_msec(RK_SQLITE_ATTEMPT_MS) <= deadline) {
         attempts++;
-        rv = rk_db_exec(r, db, "BEGIN IMMEDIATE", RK_SQLITE_BUSY);
+        rv = rkm_db_exec(r, db, "BEGIN IMMEDIATE", RK_SQLITE_BUSY);
         if (rv == 0) {
             return 0;
         }
@@ -208,13 +208,13 @@ int rk_db_begin_write(request_rec *r, rk_db *db, apr_time_t deadline)
     }
     ap_log_rerror(APLOG_MARK, APLOG_WARNING, 0, r, "the database is locked by another "
                   "process: gave up waiting after %d attempt(s) (%d ms per write at most)",
-                  attempts, RK_WRITE_WAIT_MS);
+                  attempts, RKM_WRITE_WAIT_MS);
     return RK_SQLITE_BUSY;
 }
 
-void rk_db_write_unlock(rk_db *db)
+void rkm_db_write_unlock(rkm_db *db)
 {
-    if (rk_db_is_sqlite(db) && write_mutex) {
+    if (rkm_db_is_sqlite(db) && write_mutex) {
         apr_global_mutex_unlock(write_mutex);
     }
 }

@@ -15,7 +15,7 @@
 #include "mod_ranking_changes.h"
 #include "mod_ranking_parked.h"
 #include "mod_ranking_places.h"
-#include "rk_live.h"
+#include "rk_sse.h"
 
 #define TICK apr_time_from_msec(250)      /* other servers' changes: seen within it */
 
@@ -52,11 +52,11 @@ static void append(listener *l, const char *text, size_t n)
     if (l->end) {
         return;
     }
-    if (l->plen + n > rk_config_event_buffer()) {
+    if (l->plen + n > rkm_config_event_buffer()) {
         /* a client that does not read: drop it rather than grow without bound */
         ap_log_cerror(APLOG_MARK, APLOG_INFO, 0, l->c, "event stream dropped: its client "
                       "reads too slowly (more than %" APR_SIZE_T_FMT " bytes waiting)",
-                      rk_config_event_buffer());
+                      rkm_config_event_buffer());
         free(l->pending);
         l->pending = NULL;
         l->plen = l->pcap = 0;
@@ -107,7 +107,7 @@ static void link_listener(listener *l)
     apr_os_sock_t fd;
 
     l->src->listeners++;
-    rk_stats_add(l->stream ? &rk_stats->streams : &rk_stats->polls, 1);
+    rk_stats_add(l->stream ? &rkm_stats->streams : &rkm_stats->polls, 1);
     l->next = watch.head;
     l->prev = NULL;
     if (watch.head) {
@@ -143,7 +143,7 @@ void rkm_watcher_unlink(listener *l)
     if (l->next) {
         l->next->prev = l->prev;
     }
-    rk_stats_add(l->stream ? &rk_stats->streams : &rk_stats->polls, -1);
+    rk_stats_add(l->stream ? &rkm_stats->streams : &rkm_stats->polls, -1);
     if (--l->src->listeners == 0) {
         /* nobody watches it any more: what the watcher knew of it goes stale */
         l->src->have_rev = 0;
@@ -190,11 +190,11 @@ static void dispatch(source *src, const rk_lane_change *c)
         }
         k = l->key[0] == 'l';   /* the lane under "voie" or "line" */
         if (!text[k]) {
-            len[k] = rk_lane_event(NULL, c, l->key);
+            len[k] = rk_sse_lane_event(NULL, c, l->key);
             if (!(text[k] = malloc(len[k]))) {
                 continue;
             }
-            rk_lane_event(text[k], c, l->key);
+            rk_sse_lane_event(text[k], c, l->key);
         }
         append(l, text[k], len[k]);
         l->last_id = id;
@@ -220,16 +220,16 @@ static void dispatch_change(void *baton, const rk_lane_change *c)
  * log and mark the long polls of SRC as changed. */
 static void poll_source(apr_pool_t *p, source *src)
 {
-    rk_db db;
-    rk_rev rev;
+    rkm_db db;
+    rkm_rev rev;
     int n, moved;
     listener *l;
 
-    if (rk_db_open_bg(p, src->s, &db) != 0) {
+    if (rkm_db_open_bg(p, src->s, &db) != 0) {
         return;
     }
     if ((n = rkm_revision_read_bg(p, src->s, &db, &rev)) < 0) {
-        rk_db_close_bg(src->s, &db);
+        rkm_db_close_bg(src->s, &db);
         return;
     }
     moved = n > 0 && (!src->have_rev || strcmp(src->epoch, rev.epoch) != 0
@@ -241,7 +241,7 @@ static void poll_source(apr_pool_t *p, source *src)
             break;
         }
     }
-    rk_db_close_bg(src->s, &db);
+    rkm_db_close_bg(src->s, &db);
     if (moved && src->have_rev) {
         rkm_changes_committed_elsewhere();   /* every child reads again */
     }
@@ -335,7 +335,7 @@ static void *APR_THREAD_FUNC watcher(apr_thread_t *t, void *data)
                 l->end = 1;   /* the child stops: end streams, answer polls */
             }
             if (l->stream && !l->end && !l->plen
-                && now - l->last_write >= keepalive_of(l, rk_config_event_keepalive())) {
+                && now - l->last_write >= keepalive_of(l, rkm_config_event_keepalive())) {
                 append(l, ": keep-alive\n\n", 14);
                 l->last_write = now;   /* not twice before its turn */
             }

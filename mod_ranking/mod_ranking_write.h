@@ -4,11 +4,11 @@
 
 #include "mod_ranking_private.h"
 
-struct rk_req;
+struct rkm_req;
 
 /* register_hooks: child_init makes this child's queue of lane writes. */
 void rkm_write_register_hooks(void);
-int rk_put_lane(request_rec *r, struct rk_req *rq);
-int rk_delete_lane(request_rec *r, struct rk_req *rq);
+int rkm_put_lane(request_rec *r, struct rkm_req *rq);
+int rkm_delete_lane(request_rec *r, struct rkm_req *rq);
 
 #endif

@@ -1749,11 +1749,11 @@ static int cmd_export_results(db_t *db, const opts_t *o)
     apr_array_header_t *names = apr_array_make(db->pool, 8, sizeof(const char **));
     apr_array_header_t *spots = apr_array_make(db->pool, 64, sizeof(const char **));
     apr_array_header_t *lanes = apr_array_make(db->pool, 256, sizeof(const char **));
-    rk_lb_input in;
-    rk_lb_wod *w;
-    rk_lb_spot *s;
-    rk_lb_lane *l;
-    rk_lb *lb;
+    rk_leaderboard_input in;
+    rk_leaderboard_wod *w;
+    rk_leaderboard_spot *s;
+    rk_leaderboard_lane *l;
+    rk_leaderboard *lb;
     char *body;
     size_t n;
     json_t *json, *divs, *div, *e, *res;
@@ -1762,13 +1762,13 @@ static int cmd_export_results(db_t *db, const opts_t *o)
 
     rc = need_version_2(db, "export-results");
     if (rc == 0 && (rc = txn_begin(db)) == 0) {
-        if ((rc = data_select(db, rk_queries[RK_Q_LB_COMPETITION].sql, 1, args, 2, comp)) == 0
-            && (rc = data_select(db, rk_queries[RK_Q_LB_WODS].sql, 1, args, 3, wods)) == 0
+        if ((rc = data_select(db, rk_queries[RK_Q_LEADERBOARD_COMPETITION].sql, 1, args, 2, comp)) == 0
+            && (rc = data_select(db, rk_queries[RK_Q_LEADERBOARD_WODS].sql, 1, args, 3, wods)) == 0
             && (rc = data_select(db, admin_sql_select(db->pool, AD_WOD), 1, args,
                                  admin_tables[AD_WOD].ncols, names)) == 0
-            && (rc = data_select(db, rk_queries[RK_Q_LB_SPOTS].sql, 1, args, 4, spots)) == 0
-            && (rc = data_select(db, rk_queries[RK_Q_LB_LANES].sql, 1, args, 7, lanes)) == 0) {
-            rc = data_select(db, rk_queries[RK_Q_LB_LANES_UNTIMED].sql, 1, args, 7, lanes);
+            && (rc = data_select(db, rk_queries[RK_Q_LEADERBOARD_SPOTS].sql, 1, args, 4, spots)) == 0
+            && (rc = data_select(db, rk_queries[RK_Q_LEADERBOARD_LANES].sql, 1, args, 7, lanes)) == 0) {
+            rc = data_select(db, rk_queries[RK_Q_LEADERBOARD_LANES_UNTIMED].sql, 1, args, 7, lanes);
         }
         rc = txn_end(db, rc);
     }
@@ -1812,15 +1812,15 @@ static int cmd_export_results(db_t *db, const opts_t *o)
         l[i].score = v[4];
         l[i].tiebreak = v[5];
     }
-    lb = rk_lb_compute(&in);
+    lb = rk_leaderboard_compute(&in);
     if (!lb) {
         err("out of memory");
         return EXIT_DB;
     }
-    n = rk_lb_json(NULL, lb, NULL, NULL);
+    n = rk_leaderboard_json(NULL, lb, NULL, NULL);
     body = apr_palloc(db->pool, n + 1);
-    rk_lb_json(body, lb, NULL, NULL);
-    rk_lb_free(lb);
+    rk_leaderboard_json(body, lb, NULL, NULL);
+    rk_leaderboard_free(lb);
     json = json_loadb(body, n, 0, NULL);
     /* {"status":"success","leaderboard":{...,"divisions":[...]}} */
     divs = json_object_get(json_object_get(json, "leaderboard"), "divisions");

@@ -47,7 +47,7 @@ sources_for() {
         csv)     echo "$ROOT/tools/admin_csv.c" ;;
         # the parsers of headers and query strings (rk_cond.c hashes with rk_token.c,
         # rk_gzip.c needs zlib: -lz below)
-        headers) echo "$SRC/rk_query.c $SRC/rk_gzip.c $SRC/rk_cond.c $SRC/rk_token.c $SRC/rk_live.c $SRC/rk_cors.c $SRC/rk_router.c $SRC/rk_json.c" ;;
+        headers) echo "$SRC/rk_query.c $SRC/rk_gzip.c $SRC/rk_cond.c $SRC/rk_token.c $SRC/rk_sse.c $SRC/rk_cors.c $SRC/rk_router.c $SRC/rk_json.c" ;;
         *) die "unknown target $1" ;;
     esac
 }
