@@ -52,7 +52,7 @@ typedef struct {
 
 /* An open-addressing hash table of item indices by id (exact bytes, as strcmp): every
  * lane looks up its WOD and its spot, and a binary search over strings was most of
- * the compute time of a large board.  The first item of an id wins. */
+ * the compute time of a large leaderboard.  The first item of an id wins. */
 typedef struct {
     by_id_ctx items;
     idx_t *slots;       /* item index, or NO_IDX for an empty slot */

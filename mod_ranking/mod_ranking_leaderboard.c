@@ -317,7 +317,7 @@ void *rkm_leaderboard_build(request_rec *r, rkm_db *db, const rk_route *route, c
     kept_input *in = input_take(cid), scratch;
     void *out = NULL;
 
-    if (!in) {   /* nothing kept: read into a board of this request's */
+    if (!in) {   /* nothing kept: read into an input of this request's */
         memset(&scratch, 0, sizeof(scratch));
         in = &scratch;
     }

@@ -24,7 +24,6 @@
  * the held head is not chunked; removes itself at the first FLUSH. */
 static ap_filter_rec_t *hold_head_filter;
 
-
 static apr_status_t hold_head(ap_filter_t *f, apr_bucket_brigade *bb)
 {
     apr_bucket_brigade *held = f->ctx;

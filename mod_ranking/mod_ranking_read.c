@@ -217,7 +217,7 @@ static void *make_answer(void *ctxv, int *status, size_t *len)
         return NULL;
     }
 
-    return rk_route_def_of(a->rq->route.id)->answer == RK_ANSWER_BOARD
+    return rk_route_def_of(a->rq->route.id)->answer == RK_ANSWER_LEADERBOARD
            ? rkm_leaderboard_build(a->r, a->db, &a->rq->route, a->division, a->key, status, len)
            : rkm_build_answer(a->r, a->db, &a->rq->route, a->key, a->lq, status, len);
 }
@@ -378,7 +378,7 @@ int rkm_read(request_rec *r, rkm_req *rq)
     /* the connection is opened when the database is asked: an answer in the cache,
      * with the change counters shared by the children, needs none */
     memset(&db, 0, sizeof(db));
-    if (def->answer == RK_ANSWER_BOARD) {
+    if (def->answer == RK_ANSWER_LEADERBOARD) {
         size_t n = r->args ? strlen(r->args) + 1 : 1;
 
         /* a bad query of a path that exists is 400; of one that does not, 404 */

@@ -52,7 +52,6 @@ static void hold(listener *l)
     rkm_watcher_unlock();
 }
 
-
 /* ---- the event stream ---- */
 
 /* What a replay gathers: the events of a page of records, malloc()ed. */

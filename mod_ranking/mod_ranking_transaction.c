@@ -70,7 +70,6 @@ static int tx_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp
     return OK;
 }
 
-
 /* pre_config: register the ranking-write mutex type (for httpd's Mutex directive). */
 static int tx_pre_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp)
 {

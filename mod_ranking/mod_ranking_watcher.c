@@ -81,7 +81,6 @@ static void append(listener *l, const char *text, size_t n)
     l->plen += n;
 }
 
-
 /* Give L its turn: a callback of the MPM for a parked listener, a signal for one
  * that holds its thread. */
 void rkm_watcher_schedule(listener *l)
