@@ -1,7 +1,9 @@
-/* mod_ranking.c: the module record, and the table of contents of the module: each
- * file of mod_ranking/ registers its own hooks (register_hooks below calls them in
- * this order, which is the order of their child_init hooks).
+/* mod_ranking.c: the module record, and the table of contents of the httpd glue.
+ * Each file that has hooks registers them itself (its rkm_*_register_hooks, called
+ * below; their order is that of the child_init hooks).  Glue names are rkm_*, the
+ * pure library's (lib/, rk_*.c, no httpd header) rk_*.
  *
+ *   mod_ranking_private.h     what every glue file includes (httpd, the module)
  *   mod_ranking_config.c      the directives and the settings of a request
  *   mod_ranking_status.c      the module's section of server-status (shared table)
  *   mod_ranking_shared.c      anonymous shared memory the parent maps for the children
@@ -31,8 +33,8 @@
  *                             listeners, their queues, the change log read and
  *                             dispatched to them
  *   mod_ranking_places.c      live updates, how many listeners there may be
- *
- * The pure library (lib/, rk_*.c, no httpd header) holds the logic these call. */
+ *   mod_ranking_listener.h    live updates: the listener record the four files share,
+ *                             and the design of live updates */
 #define RKM_DECLARES_MODULE
 #include "mod_ranking_private.h"
 #include "mod_ranking_connect.h"

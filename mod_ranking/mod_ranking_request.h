@@ -8,7 +8,7 @@
 #include "mod_ranking_changes.h"
 #include "rk_router.h"
 
-/* The state of one request, made once (rkm_request_make) by the first hook that needs
+/* The state of one request, made once by the first hook that needs
  * it, then read by the others (rkm_request). */
 typedef struct rkm_req {
     rk_route route;
