@@ -109,8 +109,9 @@ void rkm_changes_listen(rkm_committed_fn *fn);
 
 /* The committed signal, from its two senders (one function behind them):
  * - a write of this server is over (committed, or rolled back: nobody needs to tell
- *   which): the signal goes to every listener, then the write mutex is given back
- *   (DB's, taken by rkm_db_write_lock).  Every writer ends its write here.
+ *   which): the write mutex (DB's, taken by rkm_db_write_lock) is given back, then
+ *   the shared revision goes stale and every listener is told.  Every writer ends
+ *   its write here.
  * - the watcher saw a change committed elsewhere (another server, ranking-admin): the
  *   shared revision goes stale, the watcher itself is not told again. */
 void rkm_changes_write_done(rkm_db *db);
