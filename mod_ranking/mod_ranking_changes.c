@@ -287,6 +287,13 @@ static int nlisteners;
 
 void rkm_changes_listen(rkm_committed_fn *fn)
 {
+    int i;
+
+    for (i = 0; i < nlisteners; i++) {
+        if (listeners[i] == fn) {
+            return;   /* a child_init run again in the same process (httpd -X) */
+        }
+    }
     if (nlisteners < LISTENERS_MAX) {
         listeners[nlisteners++] = fn;
     }
