@@ -1,10 +1,9 @@
-/* mod_ranking_listener.h: a listener of live updates (an event stream or a long poll),
- * the one record the three files of live updates hand each other: made by the request
- * side (mod_ranking_stream.c), queued and scheduled by the watcher
- * (mod_ranking_watcher.c), written and ended by its connection's turns
- * (mod_ranking_parked.c) or by its own thread (mod_ranking_stream.c, hold()).  Its
- * fields are grouped by who sets them; the watcher's state is its own (reached through
- * mod_ranking_watcher.h).  Not for any other file.
+/* mod_ranking_listener.h: a listener of live updates (an event stream or a long poll)
+ * and the list of this child's listeners (mod_ranking_listener.c, whose record it
+ * is): made for a request (mod_ranking_stream.c, through mod_ranking_parked.c), fed
+ * by the watcher (mod_ranking_watcher.c), written and ended by its connection's turns
+ * (mod_ranking_parked.c) or by its own thread (rkm_listener_hold).  For the files of
+ * live updates only.
  *
  * The design of live updates:
  *
@@ -48,6 +47,7 @@
 #include "apr_thread_cond.h"
 
 #include "mod_ranking_private.h"
+#include "rk_sse.h"
 
 #define WRITE_TIMEOUT apr_time_from_sec(5) /* a parked stream's write, at most */
 /* A parked connection is freed no sooner than this after the MPM parked it: its
@@ -55,45 +55,76 @@
  * mod_ranking_parked.c) and returns. */
 #define CLOSE_MARGIN apr_time_from_msec(100)
 
-typedef struct rkm_source rkm_source;   /* the watcher's: a database with listeners */
+typedef struct rkm_source rkm_source;       /* the watcher's: a database with listeners */
+typedef struct rkm_listener rkm_listener;   /* mod_ranking_listener.c's */
 
-/* A listener is malloc()ed, not taken from the request's pool: a parked stream
- * outlives its request (mod_ranking_parked.c, detach()).  Until it is detached, a
- * cleanup of the request's pool frees it. */
-typedef struct listener {
-    /* what it is (mod_ranking_stream.c, when it is made) */
-    int stream;                 /* 1: an event stream, 0: a long poll */
-    int async;                  /* parked (SUSPENDED), or holding its thread */
-    conn_rec *c;                /* its request's connection */
-    apr_int64_t competition;    /* stream */
-    const char *key;            /* stream: "voie" or "line" */
-    apr_uint64_t rev;           /* poll: the data revision it waits to see move */
-    const char *epoch;          /* poll: the epoch of that revision */
-    apr_time_t deadline;        /* poll: when to answer 304 */
-    apr_thread_cond_t *cond;    /* holding its thread: signalled by the watcher */
-    ap_mpm_callback_fn_t *turn; /* parked: its turn, on a worker thread of the MPM
-                                   (mod_ranking_parked.c), scheduled by the watcher */
+/* ---- what it is ---- */
 
-    /* its connection (mod_ranking_parked.c; the request side until it parks) */
-    request_rec *r;             /* NULL once a parked stream is detached */
-    int chunked;                /* detached: its answer is chunked (HTTP/1.1) */
-    apr_bucket_brigade *bb;     /* stream: reused by every write (in r's pool, then,
-                                   once detached, in c's) */
-    apr_time_t last_write;      /* stream: for keep-alive comments */
+/* A new listener of R (an event STREAM or a long poll), parked (ASYNC) or holding its
+ * thread, its turns TURN (parked), with SIDE bytes of its connection's own record
+ * (rkm_listener_side).  malloc()ed, not taken from the request's pool: a parked
+ * stream outlives its request (mod_ranking_parked.c, detach()); until it is detached
+ * the cleanup rkm_listener_free of R's pool frees it.  NULL when out of memory. */
+rkm_listener *rkm_listener_new(request_rec *r, int stream, int async, size_t side,
+                               ap_mpm_callback_fn_t *turn);
+apr_status_t rkm_listener_free(void *l);
+void *rkm_listener_side(rkm_listener *l);
+int rkm_listener_is_stream(const rkm_listener *l);
+int rkm_listener_async(const rkm_listener *l);
+conn_rec *rkm_listener_conn(const rkm_listener *l);
+/* A stream: its COMPETITION and the KEY of its events' lane ("voie" or "line"), the
+ * last record sent or queued (read and set by the stream's replay before it is
+ * added; then the watcher's). */
+void rkm_listener_set_stream(rkm_listener *l, apr_int64_t competition, const char *key);
+const char *rkm_listener_key(const rkm_listener *l);
+apr_int64_t rkm_listener_last_id(const rkm_listener *l);
+void rkm_listener_set_last_id(rkm_listener *l, apr_int64_t id);
+/* A long poll: the revision (REV, EPOCH) it waits to see move, and when it answers
+ * 304 at the latest. */
+void rkm_listener_set_poll(rkm_listener *l, apr_uint64_t rev, const char *epoch,
+                           apr_time_t deadline);
+/* A write to its client went out now (keep-alive comments count from it). */
+void rkm_listener_wrote(rkm_listener *l);
 
-    /* its queue and its state, under the watcher's mutex (rkm_watcher_lock) */
-    struct listener *next, *prev;
-    rkm_source *src;
-    apr_int64_t last_id;        /* stream: the last record sent or queued */
-    char *pending;              /* malloc()ed */
-    size_t plen, pcap;
-    int scheduled;              /* a callback is registered, not run yet */
-    apr_time_t parked_at;       /* parked: when the MPM had parked it (0: not yet;
-                                   no turn is registered before) */
-    int end;                    /* end it at its next turn */
-    int changed;                /* poll: the data moved */
-    int hup_fd;                 /* its socket, in the watcher's epoll set: -1 when
-                                   not there */
-} listener;
+/* ---- the list (the watcher's mutex held) ---- */
+
+/* Add L for the database SRC, marked CHANGED (a long poll whose revision moved: its
+ * turn is given at once). */
+void rkm_listener_link(rkm_listener *l, rkm_source *src, int changed);
+/* Queue the event of change C for the streams of its competition on SRC. */
+void rkm_listeners_dispatch(rkm_source *src, const rk_lane_change *c);
+/* SRC is at revision REV of EPOCH: the long polls that wait for another answer. */
+void rkm_listeners_moved(rkm_source *src, apr_uint64_t rev, const char *epoch);
+/* The client of L (the data of its epoll event) closed its side: end L. */
+void rkm_listener_hung_up(rkm_listener *l);
+/* The watcher's tick at NOW: keep-alive comments due, long polls past their deadline,
+ * every listener ended when the child is STOPPING; a turn for those with something
+ * to do. */
+void rkm_listeners_tick(apr_time_t now, int stopping);
+
+/* ---- its turns (the watcher's mutex not held) ---- */
+
+/* Hold the thread until L ends (a stream: its queue written meanwhile) or changes
+ * or times out (a poll); L is taken out of the list. */
+void rkm_listener_hold(rkm_listener *l);
+/* The MPM has parked L's connection: its turns may begin, the first now when there
+ * is something to do (FIRST_TURN: a stream's first turn, which detaches it). */
+void rkm_listener_parked(rkm_listener *l, int first_turn);
+/* L's connection is freed before the MPM parked it: out of the list. */
+void rkm_listener_unparked(rkm_listener *l);
+/* A parked listener's turn (one at a time): its queue written (a stream), then 1 when
+ * it is done (taken out of the list: end it), 0 when it goes on (its next turn
+ * registered when more came meanwhile). */
+int rkm_listener_turn(rkm_listener *l);
+
+/* ---- its end ---- */
+
+/* Free the connection of a parked listener that ended, and L (the watcher's mutex not
+ * held): now, or once CLOSE_MARGIN has passed since it was parked. */
+void rkm_listener_close(rkm_listener *l);
+/* The watcher's: whether ended connections wait to be freed, and (its mutex held;
+ * released while freeing) free those that are due at NOW. */
+int rkm_listeners_closing(void);
+void rkm_listeners_close_due(apr_time_t now);
 
 #endif

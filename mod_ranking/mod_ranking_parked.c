@@ -10,7 +10,7 @@
 
 #include "mod_ranking_parked.h"
 #include "mod_ranking_handler.h"
-#include "mod_ranking_watcher.h"
+#include "mod_ranking_listener.h"
 
 /* ---- the head of a stream's answer ---- */
 
@@ -83,31 +83,30 @@ static void give_back_kept_memory(conn_rec *c)
     }
 }
 
-static apr_status_t free_listener(void *l)
-{
-    free(l);
-    return APR_SUCCESS;
-}
+/* A listener's connection, in the listener's block (rkm_listener_side). */
+typedef struct {
+    request_rec *r;             /* NULL once a parked stream is detached */
+    int chunked;                /* detached: its answer is chunked (HTTP/1.1) */
+    apr_bucket_brigade *bb;     /* stream: reused by every write (in r's pool, then,
+                                   once detached, in c's) */
+} conn_side;
 
 /* The MPM has parked the connection of C (event MPM, notify_suspend: its thread is
  * done with the request, but for two stores into the connection's state that follow
  * this hook).  When C is a listener's, its turns may begin: the first one now. */
 static void suspended(conn_rec *c, request_rec *r)
 {
-    listener *l = ap_get_module_config(c->conn_config, &ranking_module);
+    rkm_listener *l = ap_get_module_config(c->conn_config, &ranking_module);
+    conn_side *cs;
 
     (void)r;   /* may be freed already: a turn can end the request before this */
     if (!l) {
         return;
     }
     ap_set_module_config(c->conn_config, &ranking_module, NULL);
-    rkm_watcher_lock();
-    l->parked_at = apr_time_now();
-    /* a stream's first turn detaches it from its request */
-    if ((l->stream && l->r) || l->plen || l->end || l->changed) {
-        rkm_watcher_schedule(l);
-    }
-    rkm_watcher_unlock();
+    cs = rkm_listener_side(l);
+    /* a stream's first turn detaches it from its request (no turn runs before this) */
+    rkm_listener_parked(l, cs->r != NULL);
 }
 
 /* The connection of L is freed before the MPM parked it: the MPM closed it itself
@@ -115,23 +114,20 @@ static void suspended(conn_rec *c, request_rec *r)
  * before parking rule out).  L must not stay linked to a freed connection. */
 static apr_status_t unparked(void *data)
 {
-    listener *l = data;
-
-    rkm_watcher_lock();
-    if (!l->parked_at) {
-        rkm_watcher_unlink(l);   /* L itself goes with its request's pool, freed next */
-    }
-    rkm_watcher_unlock();
+    /* L itself goes with its request's pool, freed next */
+    rkm_listener_unparked(data);
     return APR_SUCCESS;
 }
 
 /* Hand L's connection to the MPM's end of a SUSPENDED request (suspended());
  * the handler returns SUSPENDED next. */
-int rkm_parked_park(listener *l)
+int rkm_parked_park(rkm_listener *l)
 {
-    apr_pool_pre_cleanup_register(l->c->pool, l, unparked);
-    ap_set_module_config(l->c->conn_config, &ranking_module, l);
-    give_back_kept_memory(l->c);
+    conn_rec *c = rkm_listener_conn(l);
+
+    apr_pool_pre_cleanup_register(c->pool, l, unparked);
+    ap_set_module_config(c->conn_config, &ranking_module, l);
+    give_back_kept_memory(c);
     return SUSPENDED;
 }
 
@@ -147,58 +143,41 @@ void rkm_parked_register_hooks(void)
  * the write failed.  A parked stream's write waits at most WRITE_TIMEOUT.  Through
  * the request's filters; once detached, through the connection's, as a chunk of its
  * own making when the answer is chunked. */
-int rkm_parked_send(listener *l, char *text, size_t n)
+int rkm_parked_send(rkm_listener *l, char *text, size_t n)
 {
-    conn_rec *c = l->c;
-    apr_socket_t *sock = !l->async || c->master ? NULL : ap_get_conn_socket(c);
+    conn_side *cs = rkm_listener_side(l);
+    conn_rec *c = rkm_listener_conn(l);
+    apr_socket_t *sock = !rkm_listener_async(l) || c->master ? NULL : ap_get_conn_socket(c);
     apr_interval_time_t before = 0;
     apr_status_t rv;
-    int framed = !l->r && l->chunked;
+    int framed = !cs->r && cs->chunked;
 
-    if (!l->bb) {
-        l->bb = apr_brigade_create(l->r ? l->r->pool : c->pool, c->bucket_alloc);
+    if (!cs->bb) {
+        cs->bb = apr_brigade_create(cs->r ? cs->r->pool : c->pool, c->bucket_alloc);
     }
     if (framed) {
         char size[24];
         apr_size_t k = apr_snprintf(size, sizeof(size), "%" APR_UINT64_T_HEX_FMT CRLF,
                                     (apr_uint64_t)n);
 
-        APR_BRIGADE_INSERT_TAIL(l->bb, apr_bucket_heap_create(size, k, NULL, c->bucket_alloc));
+        APR_BRIGADE_INSERT_TAIL(cs->bb, apr_bucket_heap_create(size, k, NULL, c->bucket_alloc));
     }
-    APR_BRIGADE_INSERT_TAIL(l->bb, apr_bucket_heap_create(text, n, free, c->bucket_alloc));
+    APR_BRIGADE_INSERT_TAIL(cs->bb, apr_bucket_heap_create(text, n, free, c->bucket_alloc));
     if (framed) {
-        APR_BRIGADE_INSERT_TAIL(l->bb, apr_bucket_immortal_create(CRLF, 2, c->bucket_alloc));
+        APR_BRIGADE_INSERT_TAIL(cs->bb, apr_bucket_immortal_create(CRLF, 2, c->bucket_alloc));
     }
-    APR_BRIGADE_INSERT_TAIL(l->bb, apr_bucket_flush_create(c->bucket_alloc));
+    APR_BRIGADE_INSERT_TAIL(cs->bb, apr_bucket_flush_create(c->bucket_alloc));
     if (sock) {
         apr_socket_timeout_get(sock, &before);
         apr_socket_timeout_set(sock, WRITE_TIMEOUT);
     }
-    rv = ap_pass_brigade(l->r ? l->r->output_filters : c->output_filters, l->bb);
+    rv = ap_pass_brigade(cs->r ? cs->r->output_filters : c->output_filters, cs->bb);
     if (sock) {
         apr_socket_timeout_set(sock, before);
     }
-    apr_brigade_cleanup(l->bb);
-    l->last_write = apr_time_now();
+    apr_brigade_cleanup(cs->bb);
+    rkm_listener_wrote(l);
     return rv == APR_SUCCESS && !c->aborted ? 0 : -1;
-}
-
-/* Send what is queued for L (the watcher's mutex held; released while writing). */
-int rkm_parked_flush(listener *l)
-{
-    char *text = l->pending;
-    size_t n = l->plen;
-    int rv;
-
-    if (!n) {
-        return 0;
-    }
-    l->pending = NULL;
-    l->plen = l->pcap = 0;
-    rkm_watcher_unlock();
-    rv = rkm_parked_send(l, text, n);
-    rkm_watcher_lock();
-    return rv;
 }
 
 /* End a request that was parked, and its connection: the end of the answer,
@@ -210,19 +189,20 @@ int rkm_parked_flush(listener *l)
  * (connections_above_limit, and a graceful stop waiting for it to reach 0) with them.
  * The MPM's own cleanups of that pool (ptrans) do its accounting, as when it closes a
  * connection itself. */
-static void finish_parked(listener *l)
+static void finish_parked(rkm_listener *l)
 {
-    request_rec *r = l->r;
-    conn_rec *c = l->c;
+    conn_side *cs = rkm_listener_side(l);
+    request_rec *r = cs->r;
+    conn_rec *c = rkm_listener_conn(l);
     apr_bucket_brigade *bb;
 
-    apr_pool_cleanup_kill(r->pool, l, free_listener);   /* L outlives r: rkm_parked_close */
+    apr_pool_cleanup_kill(r->pool, l, rkm_listener_free);   /* L outlives r: rkm_listener_close */
     ap_finalize_request_protocol(r);
     bb = apr_brigade_create(c->pool, c->bucket_alloc);
     APR_BRIGADE_INSERT_TAIL(bb, apr_bucket_flush_create(c->bucket_alloc));
     ap_pass_brigade(c->output_filters, bb);
     ap_process_request_after_handler(r);   /* r is gone after this */
-    l->r = NULL;
+    cs->r = NULL;
     APR_BRIGADE_INSERT_TAIL(bb, apr_bucket_flush_create(c->bucket_alloc));
     ap_pass_brigade(c->output_filters, bb);
     apr_brigade_cleanup(bb);
@@ -232,7 +212,7 @@ static void finish_parked(listener *l)
     if (c->cs) {
         c->cs->state = CONN_STATE_SUSPENDED;
     }
-    rkm_parked_close(l);
+    rkm_listener_close(l);
 }
 
 /* Whether the parked stream of R can go on without its request: the filters of the
@@ -267,30 +247,32 @@ static int detachable(request_rec *r)
  * 10 KiB and more, three pages) for nothing that a stream still needs.  On a worker
  * thread, in the listener's first turn, once the handler that parked it has returned
  * (invoke_mtx, which the MPM holds until then). */
-static void detach(listener *l)
+static void detach(rkm_listener *l)
 {
-    request_rec *r = l->r;
-    conn_rec *c = l->c;
+    conn_side *cs = rkm_listener_side(l);
+    request_rec *r = cs->r;
+    conn_rec *c = rkm_listener_conn(l);
 
-    l->chunked = r->chunked;
-    l->r = NULL;
-    l->bb = apr_brigade_create(c->pool, c->bucket_alloc);   /* the request's goes */
-    apr_pool_cleanup_kill(r->pool, l, free_listener);       /* L is the stream's now */
-    APR_BRIGADE_INSERT_TAIL(l->bb, ap_bucket_eor_create(c->bucket_alloc, r));
-    APR_BRIGADE_INSERT_TAIL(l->bb, apr_bucket_flush_create(c->bucket_alloc));
-    ap_pass_brigade(c->output_filters, l->bb);   /* r is gone after this */
-    apr_brigade_cleanup(l->bb);
+    cs->chunked = r->chunked;
+    cs->r = NULL;
+    cs->bb = apr_brigade_create(c->pool, c->bucket_alloc);   /* the request's goes */
+    apr_pool_cleanup_kill(r->pool, l, rkm_listener_free);    /* L is the stream's now */
+    APR_BRIGADE_INSERT_TAIL(cs->bb, ap_bucket_eor_create(c->bucket_alloc, r));
+    APR_BRIGADE_INSERT_TAIL(cs->bb, apr_bucket_flush_create(c->bucket_alloc));
+    ap_pass_brigade(c->output_filters, cs->bb);   /* r is gone after this */
+    apr_brigade_cleanup(cs->bb);
 }
 
 /* End a detached stream and its connection: its last chunk, flushed (at most
  * WRITE_TIMEOUT), then the connection's pool, as finish_parked.  L goes with it. */
-static void finish_detached(listener *l)
+static void finish_detached(rkm_listener *l)
 {
-    conn_rec *c = l->c;
-    apr_bucket_brigade *bb = l->bb;
+    conn_side *cs = rkm_listener_side(l);
+    conn_rec *c = rkm_listener_conn(l);
+    apr_bucket_brigade *bb = cs->bb;
     apr_socket_t *sock = ap_get_conn_socket(c);
 
-    if (l->chunked && !c->aborted) {
+    if (cs->chunked && !c->aborted) {
         APR_BRIGADE_INSERT_TAIL(bb, apr_bucket_immortal_create("0" CRLF CRLF, 5, c->bucket_alloc));
     }
     APR_BRIGADE_INSERT_TAIL(bb, apr_bucket_flush_create(c->bucket_alloc));
@@ -299,52 +281,41 @@ static void finish_detached(listener *l)
     }
     ap_pass_brigade(c->output_filters, bb);
     apr_brigade_cleanup(bb);
-    l->bb = NULL;
-    rkm_parked_close(l);
+    cs->bb = NULL;
+    rkm_listener_close(l);
 }
 
-/* A parked listener's turn, on a worker thread of the MPM (rkm_watcher_schedule).  One
- * turn of a listener at a time: L->scheduled stays set until its turn ends (the
- * watcher registers none meanwhile), and a turn that finds more to do at its end
- * registers the next.  The first turn is registered by the MPM's own thread once it
+/* A parked listener's turn, on a worker thread of the MPM (scheduled by the watcher,
+ * mod_ranking_listener.c).  One turn of a listener at a time: its "scheduled" stays
+ * set until its turn ends (the watcher registers none meanwhile), and a turn that
+ * finds more to do at its end registers the next (rkm_listener_turn).  The first turn is registered by the MPM's own thread once it
  * is done with the request it parked (suspended()), never before: until then
  * that thread still reads and writes the connection's state, and a turn that wrote
  * (the client gone: c->aborted), ended the request (its state) or freed the
  * connection would race with it. */
 static void callback(void *baton)
 {
-    listener *l = baton;
-    request_rec *r = l->r;
-    int done;
+    rkm_listener *l = baton;
+    conn_side *cs = rkm_listener_side(l);
+    request_rec *r = cs->r;
+    int stream = rkm_listener_is_stream(l), done;
 
     if (r) {
         apr_thread_mutex_lock(r->invoke_mtx);
-        if (l->stream && detachable(r)) {
+        if (stream && detachable(r)) {
             apr_thread_mutex_unlock(r->invoke_mtx);
             detach(l);
             r = NULL;
         }
     }
-    rkm_watcher_lock();
-    if (l->stream && rkm_parked_flush(l) != 0) {
-        l->end = 1;
-    }
-    done = l->end || (!l->stream && l->changed);
-    if (done) {
-        rkm_watcher_unlink(l);
-    }
-    l->scheduled = 0;
-    if (!done && l->plen) {
-        rkm_watcher_schedule(l);   /* more came while writing */
-    }
-    rkm_watcher_unlock();
+    done = rkm_listener_turn(l);
     if (!r) {
         if (done) {
             finish_detached(l);
         }
         return;
     }
-    if (done && !l->stream) {
+    if (done && !stream) {
         /* the connection is closed after the answer (finish_parked): say so */
         r->connection->keepalive = AP_CONN_CLOSE;
         /* the request is handed back: the read path, seeing it has waited, answers
@@ -357,81 +328,14 @@ static void callback(void *baton)
     }
 }
 
-/* ---- the end of a parked connection ---- */
-
-/* Ended listeners, their connections freed once CLOSE_MARGIN after they were parked
- * has passed (by ->next; the watcher's mutex held). */
-static listener *closing;
-
-/* Free the connection of L, which ended (the socket is closed, the MPM counts it
- * out), and L. */
-static void free_ended(listener *l)
-{
-    apr_pool_destroy(l->c->pool);
-    free(l);
-}
-
-void rkm_parked_close(listener *l)
-{
-    if (apr_time_now() - l->parked_at >= CLOSE_MARGIN) {
-        free_ended(l);
-        return;
-    }
-    rkm_watcher_lock();
-    l->next = closing;
-    closing = l;
-    rkm_watcher_unlock();
-}
-
-void rkm_parked_close_due(apr_time_t now)
-{
-    listener **pp = &closing, *due = NULL, *l;
-
-    while ((l = *pp) != NULL) {
-        if (now - l->parked_at >= CLOSE_MARGIN) {
-            *pp = l->next;
-            l->next = due;
-            due = l;
-        }
-        else {
-            pp = &l->next;
-        }
-    }
-    if (!due) {
-        return;
-    }
-    rkm_watcher_unlock();
-    while ((l = due) != NULL) {
-        due = l->next;
-        free_ended(l);
-    }
-    rkm_watcher_lock();
-}
-
-int rkm_parked_closing(void)
-{
-    return closing != NULL;
-}
-
 /* ---- a listener ---- */
 
-listener *rkm_parked_listener(request_rec *r, int stream, int async)
+rkm_listener *rkm_parked_listener(request_rec *r, int stream, int async)
 {
-    listener *l = calloc(1, sizeof(*l));
+    rkm_listener *l = rkm_listener_new(r, stream, async, sizeof(conn_side), callback);
 
-    if (!l) {
-        return NULL;
-    }
-    apr_pool_cleanup_register(r->pool, l, free_listener, apr_pool_cleanup_null);
-    l->r = r;
-    l->c = r->connection;
-    l->stream = stream;
-    l->async = async;
-    l->last_write = apr_time_now();
-    l->turn = callback;
-    l->hup_fd = -1;
-    if (!l->async && apr_thread_cond_create(&l->cond, r->pool) != APR_SUCCESS) {
-        return NULL;
+    if (l) {
+        ((conn_side *)rkm_listener_side(l))->r = r;
     }
     return l;
 }

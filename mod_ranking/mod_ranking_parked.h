@@ -11,29 +11,20 @@
 void rkm_parked_register_hooks(void);
 
 /* A new listener of R (an event STREAM or a long poll), parked (ASYNC) or holding its
- * thread: malloc()ed, freed with R's pool until a parked stream is detached from it.
- * NULL when out of memory. */
-listener *rkm_parked_listener(request_rec *r, int stream, int async);
+ * thread, with the record of its connection (rkm_listener_new).  NULL when out of
+ * memory. */
+rkm_listener *rkm_parked_listener(request_rec *r, int stream, int async);
 
 /* The head of R's answer, an event stream, held until the first write. */
 void rkm_parked_hold_head(request_rec *r);
 
-/* Send TEXT (malloc()ed, taken over) and flush.  0, or -1 when the client is gone or
- * the write failed.  A parked stream's write waits at most WRITE_TIMEOUT. */
-int rkm_parked_send(listener *l, char *text, size_t n);
-/* Send what is queued for L (the watcher's mutex held; released while writing). */
-int rkm_parked_flush(listener *l);
+/* Send TEXT (malloc()ed, taken over) to L's client and flush (the watcher's mutex
+ * not held).  0, or -1 when the client is gone or the write failed.  A parked
+ * stream's write waits at most WRITE_TIMEOUT. */
+int rkm_parked_send(rkm_listener *l, char *text, size_t n);
 
 /* Hand L's connection to the MPM: the handler returns what this returns
  * (SUSPENDED); the listener's turns begin once the MPM is done parking it. */
-int rkm_parked_park(listener *l);
-
-/* Free the connection of a parked listener that ended, and L (the watcher's mutex not
- * held): now, or by the watcher once CLOSE_MARGIN has passed since it was parked. */
-void rkm_parked_close(listener *l);
-/* The watcher's: whether ended connections wait to be freed, and (its mutex held;
- * released while freeing) free those that are due at NOW. */
-int rkm_parked_closing(void);
-void rkm_parked_close_due(apr_time_t now);
+int rkm_parked_park(rkm_listener *l);
 
 #endif

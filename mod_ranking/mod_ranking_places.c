@@ -87,9 +87,9 @@ static int places_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *p
     return OK;
 }
 
-int rkm_places_take(listener *l)
+int rkm_places_take(int async, conn_rec *c)
 {
-    if (l->async) {
+    if (async) {
         int cap = rkm_config_event_listeners() > 0 ? rkm_config_event_listeners()
                   : ASYNC_LISTENERS_DEFAULT;
 
@@ -99,7 +99,7 @@ int rkm_places_take(listener *l)
         parked++;
         return 1;
     }
-    if (l->c->master && h2_holding >= h2_cap) {
+    if (c->master && h2_holding >= h2_cap) {
         return 0;
     }
     if ((int)__atomic_fetch_add(holding_all, 1, __ATOMIC_SEQ_CST) >= holding_cap) {
@@ -107,20 +107,20 @@ int rkm_places_take(listener *l)
         return 0;
     }
     holding++;
-    if (l->c->master) {
+    if (c->master) {
         h2_holding++;
     }
     return 1;
 }
 
-void rkm_places_give(listener *l)
+void rkm_places_give(int async, conn_rec *c)
 {
-    if (l->async) {
+    if (async) {
         parked--;
         return;
     }
     holding--;
-    if (l->c->master) {
+    if (c->master) {
         h2_holding--;
     }
     __atomic_fetch_sub(holding_all, 1, __ATOMIC_SEQ_CST);

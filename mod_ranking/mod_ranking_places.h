@@ -3,14 +3,14 @@
 #ifndef MOD_RANKING_PLACES_H
 #define MOD_RANKING_PLACES_H
 
-#include "mod_ranking_listener.h"
+#include "mod_ranking_private.h"
 
 /* register_hooks: post_config counts the workers and maps the server-wide count. */
 void rkm_places_register_hooks(void);
 
-/* The watcher's mutex held: room for one more listener like L (counted): 1, or 0
- * (answer 503); and its release. */
-int rkm_places_take(listener *l);
-void rkm_places_give(listener *l);
+/* The watcher's mutex held: room for one more listener, parked (ASYNC) or not, of
+ * connection C (counted): 1, or 0 (answer 503); and its release. */
+int rkm_places_take(int async, conn_rec *c);
+void rkm_places_give(int async, conn_rec *c);
 
 #endif

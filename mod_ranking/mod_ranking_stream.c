@@ -8,6 +8,7 @@
 #include "mod_ranking_changes.h"
 #include "mod_ranking_config.h"
 #include "mod_ranking_db.h"
+#include "mod_ranking_listener.h"
 #include "mod_ranking_parked.h"
 #include "mod_ranking_places.h"
 #include "mod_ranking_request.h"
@@ -30,33 +31,11 @@ static int can_park(request_rec *r)
     return rkm_watcher_async_mpm() && !r->connection->master && r->invoke_mtx;
 }
 
-/* Hold the thread until L ends (a stream) or changes or times out (a poll). */
-static void hold(listener *l)
-{
-    rkm_watcher_lock();
-    while (!l->end && !(!l->stream && l->changed)) {
-        if (l->stream && rkm_parked_flush(l) != 0) {
-            l->end = 1;
-            break;
-        }
-        if (!l->end && !l->plen) {
-            rkm_watcher_wait(l->cond, apr_time_from_sec(1));
-        }
-        /* an HTTP/2 stream that its client reset (mod_http2 marks it aborted): its
-         * socket is not in the watcher's epoll set, and its worker is needed */
-        if (l->c->aborted) {
-            l->end = 1;
-        }
-    }
-    rkm_watcher_unlink(l);
-    rkm_watcher_unlock();
-}
-
 /* ---- the event stream ---- */
 
 /* What a replay gathers: the events of a page of records, malloc()ed. */
 typedef struct {
-    listener *l;
+    rkm_listener *l;
     char *text;
     size_t n;
     int failed;
@@ -71,20 +50,20 @@ static void replay_change(void *baton, const rk_lane_change *ch)
     if (pg->failed) {
         return;
     }
-    k = rk_sse_lane_event(NULL, ch, pg->l->key);
+    k = rk_sse_lane_event(NULL, ch, rkm_listener_key(pg->l));
     if (!(bigger = realloc(pg->text, pg->n + k))) {
         pg->failed = 1;
         return;
     }
     pg->text = bigger;
-    rk_sse_lane_event(pg->text + pg->n, ch, pg->l->key);
+    rk_sse_lane_event(pg->text + pg->n, ch, rkm_listener_key(pg->l));
     pg->n += k;
-    pg->l->last_id = apr_atoi64(ch->id);
+    rkm_listener_set_last_id(pg->l, apr_atoi64(ch->id));
 }
 
-/* Write the records of the competition after L->last_id, up to the newest (a page at
+/* Write the records of COMPETITION after L's last id, up to the newest (a page at
  * a time).  0, or the status to answer (nothing sent yet) / -1 (the client is gone). */
-static int replay(request_rec *r, rkm_db *db, listener *l)
+static int replay(request_rec *r, rkm_db *db, rkm_listener *l, apr_int64_t competition)
 {
     for (;;) {
         replay_page pg = { l, NULL, 0, 0 };
@@ -94,7 +73,8 @@ static int replay(request_rec *r, rkm_db *db, listener *l)
         if (!(p = rkm_db_rows_pool(r))) {
             return HTTP_INTERNAL_SERVER_ERROR;
         }
-        got = rkm_changes_replay(r, p, db, l->competition, l->last_id, replay_change, &pg);
+        got = rkm_changes_replay(r, p, db, competition, rkm_listener_last_id(l), replay_change,
+                                 &pg);
         apr_pool_destroy(p);
         if (got < 0 || pg.failed) {
             free(pg.text);
@@ -131,10 +111,10 @@ static void stream_head(request_rec *r, int on)
 
 int rkm_events(request_rec *r, rkm_req *rq)
 {
-    listener *l;
+    rkm_listener *l;
     rkm_db db;
     const char *args[RK_MAX_IDS], *found[1];
-    apr_int64_t last = 0;
+    apr_int64_t last = 0, competition;
     int rv, resume;
 
     if (!rk_sse_accepts(apr_table_get(r->headers_in, "Accept"))) {
@@ -160,10 +140,11 @@ int rkm_events(request_rec *r, rkm_req *rq)
     if (!(l = rkm_parked_listener(r, 1, can_park(r)))) {
         return rkm_send_status(r, HTTP_INTERNAL_SERVER_ERROR);
     }
-    l->competition = apr_atoi64(rq->route.ids[RK_ID_COMPETITION]);
-    l->key = (rkm_config_variants(r) & RK_VARIANT_A) ? "voie" : "line";
+    competition = apr_atoi64(rq->route.ids[RK_ID_COMPETITION]);
+    rkm_listener_set_stream(l, competition,
+                            (rkm_config_variants(r) & RK_VARIANT_A) ? "voie" : "line");
     rkm_watcher_lock();
-    rv = rkm_places_take(l);
+    rv = rkm_places_take(rkm_listener_async(l), rkm_listener_conn(l));
     rkm_watcher_unlock();
     if (!rv) {
         return busy(r);
@@ -173,7 +154,7 @@ int rkm_events(request_rec *r, rkm_req *rq)
         rv = HTTP_SERVICE_UNAVAILABLE;
         goto refused;
     }
-    l->last_id = last;
+    rkm_listener_set_last_id(l, last);
     /* the stream is open: a comment now, so that the client knows it */
     {
         static const char hello[] = "retry: 2000\n: mod_ranking events\n\n";
@@ -187,7 +168,7 @@ int rkm_events(request_rec *r, rkm_req *rq)
     /* register; records the watcher dispatched before this listener was there are
      * replayed from the database first */
     do {
-        if ((rv = replay(r, &db, l)) != 0) {
+        if ((rv = replay(r, &db, l, competition)) != 0) {
             goto refused;
         }
     } while (!rkm_watcher_add_stream(l, r->server));
@@ -195,15 +176,15 @@ int rkm_events(request_rec *r, rkm_req *rq)
      * reads the change log with its own): give it back, or every open stream would
      * hold one */
     rkm_db_put(r);
-    if (l->async) {
+    if (rkm_listener_async(l)) {
         return rkm_parked_park(l);
     }
-    hold(l);
+    rkm_listener_hold(l);
     return OK;
 
 refused:
     rkm_watcher_lock();
-    rkm_places_give(l);
+    rkm_places_give(rkm_listener_async(l), rkm_listener_conn(l));
     rkm_watcher_unlock();
     if (rv > 0) {
         stream_head(r, 0);   /* nothing sent yet: an error answer like any other */
@@ -216,17 +197,17 @@ refused:
 
 int rkm_stream_wait(request_rec *r, rkm_req *rq, int seconds)
 {
-    listener *l;
+    rkm_listener *l;
 
     if (!rkm_watcher_ready() || !(l = rkm_parked_listener(r, 0, can_park(r)))) {
         rq->waited = 1;
         return RKM_WAIT_OVER;   /* answer at once: the client polls again */
     }
-    l->rev = rq->rev.data;
-    l->deadline = r->request_time + apr_time_from_sec(seconds);
+    rkm_listener_set_poll(l, rq->rev.data, rq->rev.epoch,
+                          r->request_time + apr_time_from_sec(seconds));
     apr_table_setn(r->headers_out, "Preference-Applied",
                    apr_psprintf(r->pool, "wait=%d", seconds));
-    if (!rkm_watcher_add_poll(l, r->server, rq->rev.epoch)) {
+    if (!rkm_watcher_add_poll(l, r->server, rq->rev.data, rq->rev.epoch)) {
         return busy(r);
     }
     /* no database connection while waiting: the answer takes one again */
@@ -234,9 +215,9 @@ int rkm_stream_wait(request_rec *r, rkm_req *rq, int seconds)
     /* the request is answered once it has waited: by the read path again, on this
      * thread (RKM_WAIT_OVER) or at the parked request's turn (mod_ranking_parked.c) */
     rq->waited = 1;
-    if (l->async) {
+    if (rkm_listener_async(l)) {
         return rkm_parked_park(l);
     }
-    hold(l);
+    rkm_listener_hold(l);
     return RKM_WAIT_OVER;
 }

@@ -1,7 +1,6 @@
-/* mod_ranking_watcher.h: live updates, the watcher thread of each child and the
- * state of the child's listeners (mod_ranking_listener.h), reached only through these
- * functions.  For the two other files of live updates (mod_ranking_stream.c,
- * mod_ranking_parked.c); not for any other file. */
+/* mod_ranking_watcher.h: live updates, the watcher thread of each child and its
+ * mutex, which guards every listener's queue and state (mod_ranking_listener.c).
+ * For the files of live updates only. */
 #ifndef MOD_RANKING_WATCHER_H
 #define MOD_RANKING_WATCHER_H
 
@@ -15,27 +14,26 @@ int rkm_watcher_ready(void);
 /* 1 when the MPM can park a request (SUSPENDED). */
 int rkm_watcher_async_mpm(void);
 
-/* The watcher's mutex, which guards every listener's queue and state; and a wait
- * on COND (a listener's that holds its thread) with it held, TIMEOUT at most. */
+/* The watcher's mutex; and a wait on COND (a listener's that holds its thread) with
+ * it held, TIMEOUT at most. */
 void rkm_watcher_lock(void);
 void rkm_watcher_unlock(void);
 void rkm_watcher_wait(apr_thread_cond_t *cond, apr_interval_time_t timeout);
 
-/* The mutex held: */
-/* Give L its turn: a callback of the MPM for a parked listener, a signal for one
- * that holds its thread. */
-void rkm_watcher_schedule(listener *l);
-/* Take L out of the list (its place given back, its queue freed). */
-void rkm_watcher_unlink(listener *l);
-
 /* The mutex not held: */
 /* Add the stream L (its place taken) for server S's database, unless the watcher has
- * dispatched records after L->last_id meanwhile: 1 (added), or 0 (replay them from
+ * dispatched records after its last id meanwhile: 1 (added), or 0 (replay them from
  * the database, then try again). */
-int rkm_watcher_add_stream(listener *l, server_rec *s);
+int rkm_watcher_add_stream(rkm_listener *l, server_rec *s);
 /* Take a place for the long poll L and add it for server S's database, its ETag made
- * from L->rev and EPOCH (marked changed at once when the watcher has seen a newer
- * revision): 1, or 0 (no place: answer 503). */
-int rkm_watcher_add_poll(listener *l, server_rec *s, const char *epoch);
+ * from revision REV of EPOCH (marked changed at once when the watcher has seen a
+ * newer revision): 1, or 0 (no place: answer 503). */
+int rkm_watcher_add_poll(rkm_listener *l, server_rec *s, apr_uint64_t rev, const char *epoch);
+
+/* For mod_ranking_listener.c, the mutex held: the epoll set of the listeners'
+ * sockets (-1: none), and a listener of SRC added or taken out. */
+int rkm_watcher_epoll(void);
+void rkm_watcher_source_join(rkm_source *src);
+void rkm_watcher_source_leave(rkm_source *src);
 
 #endif
