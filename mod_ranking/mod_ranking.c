@@ -26,15 +26,17 @@
  *   mod_ranking_leaderboard.c leaderboards, and the inputs each child keeps for them
  *   mod_ranking_write.c       lane writes: PUT in grouped commits, DELETE
  *   mod_ranking_stream.c      live updates, the request side: the event stream and the
- *                             long poll, registered with the watcher, and their end
- *   mod_ranking_parked.c      live updates, the parked connection (event MPM): its
- *                             turns, its writes, its end
+ *                             long poll, made, registered with the watcher, refused
+ *   mod_ranking_listener.c    live updates, a listener and this child's list of them:
+ *                             its queue, its turns, its end (the design of live
+ *                             updates: mod_ranking_listener.h)
+ *   mod_ranking_parked.c      live updates, a listener's connection: its writes, and
+ *                             with the event MPM its parking, turns and end
  *   mod_ranking_watcher.c     live updates, the watcher thread of each child: the
- *                             listeners, their queues, the change log read and
- *                             dispatched to them
+ *                             revision and the change log of the databases that have
+ *                             listeners, read every tick or at once after a commit
  *   mod_ranking_places.c      live updates, how many listeners there may be
- *   mod_ranking_listener.h    live updates: the listener record the four files share,
- *                             and the design of live updates */
+ */
 #define RKM_DECLARES_MODULE
 #include "mod_ranking_private.h"
 #include "mod_ranking_connect.h"

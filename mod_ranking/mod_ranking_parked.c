@@ -1,7 +1,7 @@
 /* mod_ranking_parked.c: live updates, a listener's connection: the head of a stream's
  * answer held until its first write, the listener's writes, and, with the event MPM,
  * the parked connection: the MPM's hand-over (suspend_connection hook), its turns on
- * the MPM's worker threads (scheduled by the watcher, mod_ranking_watcher.c), the
+ * the MPM's worker threads (scheduled by mod_ranking_listener.c), the
  * stream detached from its request, and its end.  See mod_ranking_listener.h for the
  * design and the MPM's races this code keeps clear of. */
 #include "ap_mpm.h"

@@ -1,8 +1,9 @@
 /* mod_ranking_stream.c: live updates, the request side: the event stream of a
  * competition (GET /competition/{c}/events) and the long poll of read routes, their
- * registration with the watcher (mod_ranking_watcher.c), the wait of a listener that
- * holds its thread, and the answers that refuse one.  A parked listener goes on in
- * mod_ranking_parked.c.  See mod_ranking_listener.h for the design. */
+ * listener made (mod_ranking_parked.c) and registered with the watcher
+ * (mod_ranking_watcher.c), and the answers that refuse one.  A listener then goes on
+ * parked (mod_ranking_parked.c) or holding its thread (rkm_listener_hold).  See
+ * mod_ranking_listener.h for the design. */
 #include "mod_ranking_stream.h"
 #include "mod_ranking_answer.h"
 #include "mod_ranking_changes.h"
