@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rk_lb_int.h"
+#include "rk_leaderboard_int.h"
 #include "rk_mem.h"
 
 /* ------------------------------------------------------------------ base order */
@@ -32,7 +32,7 @@ static int base_cmp(const void *ctx, idx_t a, idx_t b)
     const lb_spot *x = &((const lb_spot *)ctx)[a], *y = &((const lb_spot *)ctx)[b];
     int c;
 
-    if ((c = rk_lb_nullable_strcmp(x->division, y->division)) != 0) {
+    if ((c = rk_leaderboard_nullable_strcmp(x->division, y->division)) != 0) {
         return c;
     }
     if (x->has_bib != y->has_bib) {
@@ -41,15 +41,15 @@ static int base_cmp(const void *ctx, idx_t a, idx_t b)
     if (x->has_bib && x->bib != y->bib) {
         return x->bib < y->bib ? -1 : 1;
     }
-    if ((c = rk_lb_id_cmp(x->id ? x->id : "", y->id ? y->id : "")) != 0) {
+    if ((c = rk_leaderboard_id_cmp(x->id ? x->id : "", y->id ? y->id : "")) != 0) {
         return c;
     }
-    return rk_lb_cmp_i64(a, b);
+    return rk_leaderboard_cmp_i64(a, b);
 }
 
 /* ------------------------------------------------------------------ results */
 
-const lb_cell *rk_lb_cell_at(const rk_lb *lb, size_t w, size_t s)
+const lb_cell *rk_leaderboard_cell_at(const rk_leaderboard *lb, size_t w, size_t s)
 {
     idx_t c = lb->cell_of[w * lb->nspots + s];
 
@@ -76,7 +76,7 @@ static int result_cmp(rk_scoring scoring, const lb_cell *a, const lb_cell *b)
     if (ta != tb) {
         return ta ? -1 : 1;
     }
-    return ta ? rk_lb_cmp_i64(a->tv, b->tv) : 0;
+    return ta ? rk_leaderboard_cmp_i64(a->tv, b->tv) : 0;
 }
 
 /* Points of a place under chart100: 100, 95, 90, 85, 80, 75, then 2 fewer per place
@@ -91,18 +91,18 @@ static int64_t chart_points(int64_t place)
     return place >= 7 && place <= 43 ? 87 - 2 * place : 0;
 }
 
-int32_t rk_lb_rank_at(const rk_lb *lb, size_t w, size_t s)
+int32_t rk_leaderboard_rank_at(const rk_leaderboard *lb, size_t w, size_t s)
 {
-    const lb_cell *c = rk_lb_cell_at(lb, w, s);
+    const lb_cell *c = rk_leaderboard_cell_at(lb, w, s);
 
     return c ? c->rank : 0;
 }
 
 /* The points of spot S in WOD W: from its place; without one, places gives the
  * number of placed spots of its division + 1, chart100 gives 0. */
-int64_t rk_lb_points_at(const rk_lb *lb, size_t w, size_t s)
+int64_t rk_leaderboard_points_at(const rk_leaderboard *lb, size_t w, size_t s)
 {
-    int32_t rank = rk_lb_rank_at(lb, w, s);
+    int32_t rank = rk_leaderboard_rank_at(lb, w, s);
 
     if (rank) {
         return lb->chart ? chart_points(rank) : rank;
@@ -111,22 +111,22 @@ int64_t rk_lb_points_at(const rk_lb *lb, size_t w, size_t s)
 }
 
 typedef struct {
-    const rk_lb *lb;
+    const rk_leaderboard *lb;
     size_t w;
 } wod_ctx;
 
 static int wod_order_cmp(const void *ctx, idx_t a, idx_t b)
 {
     const wod_ctx *c = ctx;
-    int r = result_cmp(c->lb->wods[c->w].scoring, rk_lb_cell_at(c->lb, c->w, a),
-                       rk_lb_cell_at(c->lb, c->w, b));
+    int r = result_cmp(c->lb->wods[c->w].scoring, rk_leaderboard_cell_at(c->lb, c->w, a),
+                       rk_leaderboard_cell_at(c->lb, c->w, b));
 
-    return r ? r : rk_lb_cmp_i64(c->lb->spots[a].pos, c->lb->spots[b].pos);
+    return r ? r : rk_leaderboard_cmp_i64(c->lb->spots[a].pos, c->lb->spots[b].pos);
 }
 
 /* Rank WOD W in every division: the placed spots sorted (their cells get their
  * place), then the others in base order.  LIST and TMP: room for nspots each. */
-static void rank_wod(rk_lb *lb, size_t w, idx_t *list, idx_t *tmp)
+static void rank_wod(rk_leaderboard *lb, size_t w, idx_t *list, idx_t *tmp)
 {
     wod_ctx ctx = { lb, w };
     idx_t *order = lb->order + w * lb->nspots;
@@ -138,23 +138,23 @@ static void rank_wod(rk_lb *lb, size_t w, idx_t *list, idx_t *tmp)
         idx_t *out = order + dv->start;
 
         for (n = 0, k = dv->start; k < dv->start + dv->count; k++) {
-            if (cell_placed(rk_lb_cell_at(lb, w, base[k]))) {
+            if (cell_placed(rk_leaderboard_cell_at(lb, w, base[k]))) {
                 list[n++] = base[k];
             }
         }
-        rk_lb_msort(list, tmp, n, wod_order_cmp, &ctx);
+        rk_leaderboard_msort(list, tmp, n, wod_order_cmp, &ctx);
         for (i = 0; i < n; i++) {
             lb_cell *c = &lb->cells[lb->cell_of[w * lb->nspots + list[i]]];
 
             /* equal to the one before: the same (best) place; else its position */
             c->rank = i > 0 && result_cmp(lb->wods[w].scoring, c,
-                                          rk_lb_cell_at(lb, w, list[i - 1])) == 0
-                      ? rk_lb_rank_at(lb, w, list[i - 1]) : (int32_t)i + 1;
+                                          rk_leaderboard_cell_at(lb, w, list[i - 1])) == 0
+                      ? rk_leaderboard_rank_at(lb, w, list[i - 1]) : (int32_t)i + 1;
             out[i] = list[i];
         }
         lb->placed[w * lb->ndivs + d] = (idx_t)n;
         for (k = dv->start; k < dv->start + dv->count; k++) {
-            if (!cell_placed(rk_lb_cell_at(lb, w, base[k]))) {
+            if (!cell_placed(rk_leaderboard_cell_at(lb, w, base[k]))) {
                 out[i++] = base[k];
             }
         }
@@ -164,7 +164,7 @@ static void rank_wod(rk_lb *lb, size_t w, idx_t *list, idx_t *tmp)
 /* ------------------------------------------------------------------ overall */
 
 typedef struct {
-    const rk_lb *lb;
+    const rk_leaderboard *lb;
     const int32_t *places;   /* [s * nwods + k]: spot s's places, ascending */
     const idx_t *nplaces;    /* [s] */
 } all_ctx;
@@ -189,7 +189,7 @@ static int countback_cmp(const all_ctx *c, idx_t a, idx_t b)
 
 static int overall_cmp(const all_ctx *c, idx_t a, idx_t b)
 {
-    int r = rk_lb_cmp_i64(c->lb->spots[a].total, c->lb->spots[b].total);
+    int r = rk_leaderboard_cmp_i64(c->lb->spots[a].total, c->lb->spots[b].total);
 
     if (r != 0) {
         return c->lb->chart ? -r : r;   /* chart100: highest first; places: lowest */
@@ -202,14 +202,14 @@ static int all_order_cmp(const void *ctx, idx_t a, idx_t b)
     const all_ctx *c = ctx;
     int r = overall_cmp(c, a, b);
 
-    return r ? r : rk_lb_cmp_i64(c->lb->spots[a].pos, c->lb->spots[b].pos);
+    return r ? r : rk_leaderboard_cmp_i64(c->lb->spots[a].pos, c->lb->spots[b].pos);
 }
 
-static int rank_overall(rk_lb *lb, idx_t *tmp)
+static int rank_overall(rk_leaderboard *lb, idx_t *tmp)
 {
     size_t S = lb->nspots, W = lb->nwods, s, w, d, i, k;
-    int32_t *places = rk_mem_alloc(rk_lb_nonzero(S * W) * sizeof(*places));
-    idx_t *nplaces = rk_mem_calloc(rk_lb_nonzero(S), sizeof(*nplaces));
+    int32_t *places = rk_mem_alloc(rk_leaderboard_nonzero(S * W) * sizeof(*places));
+    idx_t *nplaces = rk_mem_calloc(rk_leaderboard_nonzero(S), sizeof(*nplaces));
     idx_t *order = lb->order + W * S;
     all_ctx ctx = { lb, places, nplaces };
 
@@ -223,9 +223,9 @@ static int rank_overall(rk_lb *lb, idx_t *tmp)
 
         lb->spots[s].total = 0;
         for (w = 0; w < W; w++) {
-            int32_t r = rk_lb_rank_at(lb, w, s);
+            int32_t r = rk_leaderboard_rank_at(lb, w, s);
 
-            lb->spots[s].total += rk_lb_points_at(lb, w, s);
+            lb->spots[s].total += rk_leaderboard_points_at(lb, w, s);
             if (r) {
                 /* insertion into the sorted list: a spot has at most one place per WOD */
                 for (k = nplaces[s]++; k > 0 && p[k - 1] > r; k--) {
@@ -240,7 +240,7 @@ static int rank_overall(rk_lb *lb, idx_t *tmp)
         idx_t *run = order + lb->divs[d].start;
         size_t n = lb->divs[d].count;
 
-        rk_lb_msort(run, tmp, n, all_order_cmp, &ctx);
+        rk_leaderboard_msort(run, tmp, n, all_order_cmp, &ctx);
         for (i = 0; i < n; i++) {
             lb->spots[run[i]].rank = i > 0 && overall_cmp(&ctx, run[i], run[i - 1]) == 0
                                      ? lb->spots[run[i - 1]].rank : (int64_t)i + 1;
@@ -253,14 +253,14 @@ static int rank_overall(rk_lb *lb, idx_t *tmp)
 
 /* ------------------------------------------------------------------ compute */
 
-void rk_lb_free(rk_lb *lb)
+void rk_leaderboard_free(rk_leaderboard *lb)
 {
     if (!lb) {
         return;
     }
     rk_mem_free(lb->spots);
     rk_mem_free(lb->wods);
-    rk_lb_table_free(&lb->wod_by_id);
+    rk_leaderboard_table_free(&lb->wod_by_id);
     rk_mem_free(lb->divs);
     rk_mem_free(lb->cells);
     rk_mem_free(lb->cell_of);
@@ -273,7 +273,7 @@ void rk_lb_free(rk_lb *lb)
  * there yet, or when it is better than the one there (a placed score beats an
  * unplaced one, then score, then tiebreak).  An equal one does not replace the first
  * (the lanes come in heat-list order), nor does any lane when none has a place. */
-static void offer_lane(rk_lb *lb, size_t w, size_t s, const rk_lb_lane *l)
+static void offer_lane(rk_leaderboard *lb, size_t w, size_t s, const rk_leaderboard_lane *l)
 {
     const lb_wod *wod = &lb->wods[w];
     idx_t *slot = &lb->cell_of[w * lb->nspots + s];
@@ -308,10 +308,10 @@ static void offer_lane(rk_lb *lb, size_t w, size_t s, const rk_lb_lane *l)
     lb->cells[*slot] = cand;
 }
 
-rk_lb *rk_lb_compute(const rk_lb_input *in)
+rk_leaderboard *rk_leaderboard_compute(const rk_leaderboard_input *in)
 {
     size_t S = in->nspots, W = in->nwods, s, w, l, k;
-    rk_lb *lb;
+    rk_leaderboard *lb;
     idx_t *tmp = NULL, *list = NULL, *base;
     id_table spot_by_id = { { NULL, 0 }, NULL, NULL, 0 };
 
@@ -327,14 +327,14 @@ rk_lb *rk_lb_compute(const rk_lb_input *in)
     lb->chart = in->ranking && strcmp(in->ranking, "chart100") == 0;
     lb->nspots = S;
     lb->nwods = W;
-    lb->spots = rk_mem_calloc(rk_lb_nonzero(S), sizeof(*lb->spots));
-    lb->wods = rk_mem_calloc(rk_lb_nonzero(W), sizeof(*lb->wods));
-    lb->divs = rk_mem_calloc(rk_lb_nonzero(S), sizeof(*lb->divs));
-    lb->cells = rk_mem_alloc(rk_lb_nonzero(in->nlanes) * sizeof(*lb->cells));
-    lb->cell_of = rk_mem_alloc(rk_lb_nonzero(W * S) * sizeof(*lb->cell_of));
-    lb->order = rk_mem_alloc(rk_lb_nonzero((W + 2) * S) * sizeof(*lb->order));
-    tmp = rk_mem_alloc(rk_lb_nonzero(S) * sizeof(*tmp));
-    list = rk_mem_alloc(rk_lb_nonzero(S) * sizeof(*list));
+    lb->spots = rk_mem_calloc(rk_leaderboard_nonzero(S), sizeof(*lb->spots));
+    lb->wods = rk_mem_calloc(rk_leaderboard_nonzero(W), sizeof(*lb->wods));
+    lb->divs = rk_mem_calloc(rk_leaderboard_nonzero(S), sizeof(*lb->divs));
+    lb->cells = rk_mem_alloc(rk_leaderboard_nonzero(in->nlanes) * sizeof(*lb->cells));
+    lb->cell_of = rk_mem_alloc(rk_leaderboard_nonzero(W * S) * sizeof(*lb->cell_of));
+    lb->order = rk_mem_alloc(rk_leaderboard_nonzero((W + 2) * S) * sizeof(*lb->order));
+    tmp = rk_mem_alloc(rk_leaderboard_nonzero(S) * sizeof(*tmp));
+    list = rk_mem_alloc(rk_leaderboard_nonzero(S) * sizeof(*list));
     if (!lb->spots || !lb->wods || !lb->divs || !lb->cells || !lb->cell_of || !lb->order
         || !tmp || !list) {
         goto fail;
@@ -348,17 +348,17 @@ rk_lb *rk_lb_compute(const rk_lb_input *in)
         sp->id = in->spots[s].id;
         sp->name = in->spots[s].name;
         sp->division = in->spots[s].division;
-        sp->has_bib = rk_lb_parse_int(in->spots[s].bib, &sp->bib);
+        sp->has_bib = rk_leaderboard_parse_int(in->spots[s].bib, &sp->bib);
     }
     base = lb->order + (W + 1) * S;
     for (s = 0; s < S; s++) {
         base[s] = (idx_t)s;
     }
-    rk_lb_msort(base, tmp, S, base_cmp, lb->spots);
+    rk_leaderboard_msort(base, tmp, S, base_cmp, lb->spots);
     for (k = 0; k < S; k++) {
         lb_spot *sp = &lb->spots[base[k]];
 
-        if (k == 0 || rk_lb_nullable_strcmp(sp->division, lb->spots[base[k - 1]].division) != 0) {
+        if (k == 0 || rk_leaderboard_nullable_strcmp(sp->division, lb->spots[base[k - 1]].division) != 0) {
             lb->divs[lb->ndivs].name = sp->division;
             lb->divs[lb->ndivs].start = (idx_t)k;
             lb->ndivs++;
@@ -367,7 +367,7 @@ rk_lb *rk_lb_compute(const rk_lb_input *in)
         sp->pos = (idx_t)k;
         sp->div = (idx_t)(lb->ndivs - 1);
     }
-    if (!(lb->placed = rk_mem_calloc(rk_lb_nonzero(W * lb->ndivs), sizeof(*lb->placed)))) {
+    if (!(lb->placed = rk_mem_calloc(rk_leaderboard_nonzero(W * lb->ndivs), sizeof(*lb->placed)))) {
         goto fail;
     }
 
@@ -378,18 +378,18 @@ rk_lb *rk_lb_compute(const rk_lb_input *in)
         lb->wods[w].id = in->wods[w].id;
         lb->wods[w].scoring_name = in->wods[w].scoring;
         lb->wods[w].scoring = rk_scoring_parse(in->wods[w].scoring);
-        lb->wods[w].cap = rk_lb_parse_int(in->wods[w].time_cap, &cap) && cap > 0 ? cap : 0;
+        lb->wods[w].cap = rk_leaderboard_parse_int(in->wods[w].time_cap, &cap) && cap > 0 ? cap : 0;
     }
-    if (rk_lb_table_build(&lb->wod_by_id, &lb->wods[0].id, sizeof(lb_wod), W) != 0
-        || rk_lb_table_build(&spot_by_id, &lb->spots[0].id, sizeof(lb_spot), S) != 0) {
+    if (rk_leaderboard_table_build(&lb->wod_by_id, &lb->wods[0].id, sizeof(lb_wod), W) != 0
+        || rk_leaderboard_table_build(&spot_by_id, &lb->spots[0].id, sizeof(lb_spot), S) != 0) {
         goto fail;
     }
 
     /* each spot's best lane in each WOD */
     for (l = 0; l < in->nlanes; l++) {
-        const rk_lb_lane *lane = &in->lanes[l];
-        idx_t wi = rk_lb_table_find(&lb->wod_by_id, lane->wod_id);
-        idx_t si = rk_lb_table_find(&spot_by_id, lane->spot_id);
+        const rk_leaderboard_lane *lane = &in->lanes[l];
+        idx_t wi = rk_leaderboard_table_find(&lb->wod_by_id, lane->wod_id);
+        idx_t si = rk_leaderboard_table_find(&spot_by_id, lane->spot_id);
 
         if (wi != NO_IDX && si != NO_IDX) {
             offer_lane(lb, wi, si, lane);
@@ -402,15 +402,15 @@ rk_lb *rk_lb_compute(const rk_lb_input *in)
     if (rank_overall(lb, tmp) != 0) {
         goto fail;
     }
-    rk_lb_table_free(&spot_by_id);
+    rk_leaderboard_table_free(&spot_by_id);
     rk_mem_free(tmp);
     rk_mem_free(list);
     return lb;
 
 fail:
-    rk_lb_table_free(&spot_by_id);
+    rk_leaderboard_table_free(&spot_by_id);
     rk_mem_free(tmp);
     rk_mem_free(list);
-    rk_lb_free(lb);
+    rk_leaderboard_free(lb);
     return NULL;
 }

@@ -27,14 +27,14 @@
  * and sorted as null). */
 typedef struct {
     const char *id, *name, *division, *bib;
-} rk_lb_spot;
+} rk_leaderboard_spot;
 
 /* A WOD, in the competition's WOD list order (position, id).  SCORING "time", "reps",
  * "load", "points" (anything else: nobody is placed in it); TIME_CAP decimal seconds or
  * NULL (no cap). */
 typedef struct {
     const char *id, *scoring, *time_cap;
-} rk_lb_wod;
+} rk_leaderboard_wod;
 
 /* Every lane of the competition whose heat has a WOD and whose spot_id is not NULL, in
  * the order of the competition's heat list (start_time, number, id; null start_time
@@ -42,37 +42,37 @@ typedef struct {
  * A lane whose WOD or spot is not in the input is ignored. */
 typedef struct {
     const char *wod_id, *spot_id, *heat_id, *lane_id, *score, *tiebreak;
-} rk_lb_lane;
+} rk_leaderboard_lane;
 
 typedef struct {
     const char *competition_id;
     const char *ranking;                 /* "places" or "chart100"; NULL or anything else: places */
-    const rk_lb_wod *wods;   size_t nwods;
-    const rk_lb_spot *spots; size_t nspots;
-    const rk_lb_lane *lanes; size_t nlanes;
-} rk_lb_input;
+    const rk_leaderboard_wod *wods;   size_t nwods;
+    const rk_leaderboard_spot *spots; size_t nspots;
+    const rk_leaderboard_lane *lanes; size_t nlanes;
+} rk_leaderboard_input;
 
-typedef struct rk_lb rk_lb;
+typedef struct rk_leaderboard rk_leaderboard;
 
-/* Rank the competition IN describes.  malloc()ed (free with rk_lb_free), NULL when out
+/* Rank the competition IN describes.  malloc()ed (free with rk_leaderboard_free), NULL when out
  * of memory.  The result keeps pointers into IN's strings (which must outlive it), not
  * into IN's arrays. */
-rk_lb *rk_lb_compute(const rk_lb_input *in);
+rk_leaderboard *rk_leaderboard_compute(const rk_leaderboard_input *in);
 
-void rk_lb_free(rk_lb *lb);
+void rk_leaderboard_free(rk_leaderboard *lb);
 
 /* 1 when some spot has exactly DIVISION (strcmp; NULL: 0), else 0. */
-int rk_lb_has_division(const rk_lb *lb, const char *division);
+int rk_leaderboard_has_division(const rk_leaderboard *lb, const char *division);
 
 /* 1 when WOD_ID is one of the input's WODs, else 0. */
-int rk_lb_has_wod(const rk_lb *lb, const char *wod_id);
+int rk_leaderboard_has_wod(const rk_leaderboard *lb, const char *wod_id);
 
 /* Write a leaderboard body, compact JSON as doc/api.md "Leaderboards" shows: WOD_ID NULL =
- * the overall leaderboard, else that WOD's (a WOD rk_lb_has_wod does not know is
+ * the overall leaderboard, else that WOD's (a WOD rk_leaderboard_has_wod does not know is
  * written as a WOD nobody has a result in, with "scoring":null); DIVISION NULL = every
  * division, else only that one (none when no spot has it: "divisions":[]).
  * Returns the length; writes into OUT unless OUT is NULL (called once to size the
  * body, once to write it; no NUL is added). */
-size_t rk_lb_json(char *out, const rk_lb *lb, const char *wod_id, const char *division);
+size_t rk_leaderboard_json(char *out, const rk_leaderboard *lb, const char *wod_id, const char *division);
 
 #endif

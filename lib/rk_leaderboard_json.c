@@ -1,22 +1,22 @@
 /* rk_leaderboard_json.c: the leaderboard bodies (WOD and overall), written in two
- * passes (sized, then written) from a computed rk_lb. */
+ * passes (sized, then written) from a computed rk_leaderboard. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rk_json.h"
-#include "rk_lb_int.h"
+#include "rk_leaderboard_int.h"
 
 /* ------------------------------------------------------------------ lookups */
 
-static idx_t wod_index(const rk_lb *lb, const char *wod_id)
+static idx_t wod_index(const rk_leaderboard *lb, const char *wod_id)
 {
-    return rk_lb_table_find(&lb->wod_by_id, wod_id);
+    return rk_leaderboard_table_find(&lb->wod_by_id, wod_id);
 }
 
 /* The division named DIVISION (not the no-division group), or NO_IDX.  The named
  * ones are in strcmp order before the group without a name. */
-static idx_t div_index(const rk_lb *lb, const char *division)
+static idx_t div_index(const rk_leaderboard *lb, const char *division)
 {
     size_t lo = 0, hi = lb->ndivs;
 
@@ -43,12 +43,12 @@ static idx_t div_index(const rk_lb *lb, const char *division)
     return NO_IDX;
 }
 
-int rk_lb_has_division(const rk_lb *lb, const char *division)
+int rk_leaderboard_has_division(const rk_leaderboard *lb, const char *division)
 {
     return div_index(lb, division) != NO_IDX;
 }
 
-int rk_lb_has_wod(const rk_lb *lb, const char *wod_id)
+int rk_leaderboard_has_wod(const rk_leaderboard *lb, const char *wod_id)
 {
     return wod_index(lb, wod_id) != NO_IDX;
 }
@@ -83,14 +83,14 @@ static void put_spot_head(rk_jw *jw, const lb_spot *sp)
 /* {"rank":1,"points":1,"spot_id":"7","spot_name":"...","bib":12,"score":"07:45",
  *  "tiebreak":null,"heat_id":"40","lane_id":"400"}; W NO_IDX: a WOD not in the input
  *  (nobody placed: places gives 0 + 1, chart100 0) */
-static void put_wod_entry(rk_jw *jw, const rk_lb *lb, idx_t w, idx_t s)
+static void put_wod_entry(rk_jw *jw, const rk_leaderboard *lb, idx_t w, idx_t s)
 {
-    const lb_cell *c = w == NO_IDX ? NULL : rk_lb_cell_at(lb, w, s);
+    const lb_cell *c = w == NO_IDX ? NULL : rk_leaderboard_cell_at(lb, w, s);
 
     RK_JW_LIT(jw, "{\"rank\":");
     put_rank(jw, c ? c->rank : 0);
     RK_JW_LIT(jw, ",\"points\":");
-    rk_jw_int(jw, w == NO_IDX ? (lb->chart ? 0 : 1) : (long long)rk_lb_points_at(lb, w, s));
+    rk_jw_int(jw, w == NO_IDX ? (lb->chart ? 0 : 1) : (long long)rk_leaderboard_points_at(lb, w, s));
     put_spot_head(jw, &lb->spots[s]);
     RK_JW_LIT(jw, ",\"score\":");
     rk_jw_str(jw, c ? c->score : NULL);
@@ -105,7 +105,7 @@ static void put_wod_entry(rk_jw *jw, const rk_lb *lb, idx_t w, idx_t s)
 
 /* {"rank":1,"points":5,"spot_id":"7","spot_name":"...","bib":12,"results":[
  *  {"wod_id":"3","rank":1,"points":1,"score":"07:45"},...]} */
-static void put_overall_entry(rk_jw *jw, const rk_lb *lb, idx_t s)
+static void put_overall_entry(rk_jw *jw, const rk_leaderboard *lb, idx_t s)
 {
     const lb_spot *sp = &lb->spots[s];
     size_t w;
@@ -117,7 +117,7 @@ static void put_overall_entry(rk_jw *jw, const rk_lb *lb, idx_t s)
     put_spot_head(jw, sp);
     RK_JW_LIT(jw, ",\"results\":[");
     for (w = 0; w < lb->nwods; w++) {
-        const lb_cell *c = rk_lb_cell_at(lb, w, s);
+        const lb_cell *c = rk_leaderboard_cell_at(lb, w, s);
 
         if (w) {
             RK_JW_LIT(jw, ",");
@@ -127,7 +127,7 @@ static void put_overall_entry(rk_jw *jw, const rk_lb *lb, idx_t s)
         RK_JW_LIT(jw, ",\"rank\":");
         put_rank(jw, c ? c->rank : 0);
         RK_JW_LIT(jw, ",\"points\":");
-        rk_jw_int(jw, (long long)rk_lb_points_at(lb, w, s));
+        rk_jw_int(jw, (long long)rk_leaderboard_points_at(lb, w, s));
         RK_JW_LIT(jw, ",\"score\":");
         rk_jw_str(jw, c ? c->score : NULL);
         RK_JW_LIT(jw, "}");
@@ -135,7 +135,7 @@ static void put_overall_entry(rk_jw *jw, const rk_lb *lb, idx_t s)
     RK_JW_LIT(jw, "]}");
 }
 
-size_t rk_lb_json(char *out, const rk_lb *lb, const char *wod_id, const char *division)
+size_t rk_leaderboard_json(char *out, const rk_leaderboard *lb, const char *wod_id, const char *division)
 {
     rk_jw jw = { out, 0 };
     size_t S = lb->nspots, W = lb->nwods, d, d0 = 0, d1 = lb->ndivs, k;

@@ -47,10 +47,10 @@ static const rk_route_def routes[] = {
       { "competition", "#", "heat", "#", "line", "#" },
       READ, READ_ALLOW, 0, 0, RK_ANSWER_ROWS, RK_Q_B_LINE, &rk_res_line },
     { RK_ROUTE_LEADERBOARD, 0, "LEADERBOARD", { "competition", "#", "leaderboard" },
-      READ, READ_ALLOW, 0, 0, RK_ANSWER_BOARD, RK_Q_COUNT, NULL },
+      READ, READ_ALLOW, 0, 0, RK_ANSWER_LEADERBOARD, RK_Q_COUNT, NULL },
     { RK_ROUTE_WOD_LEADERBOARD, 0, "WOD_LEADERBOARD",
       { "competition", "#", "wod", "#", "leaderboard" },
-      READ, READ_ALLOW, 0, 0, RK_ANSWER_BOARD, RK_Q_COUNT, NULL },
+      READ, READ_ALLOW, 0, 0, RK_ANSWER_LEADERBOARD, RK_Q_COUNT, NULL },
     { RK_ROUTE_A_VOIE_HISTORY, RK_VARIANT_A, "A_VOIE_HISTORY",
       { "competition", "#", "zone", "#", "heat", "#", "voie", "#", "history" },
       READ, READ_ALLOW, 1, 1, RK_ANSWER_ROWS, RK_Q_A_VOIE_HISTORY, &rk_res_history },
@@ -239,7 +239,7 @@ int rk_route_is_public_read(rk_route_id id)
 {
     const rk_route_def *d = rk_route_def_of(id);
 
-    return d && !d->editors && (d->answer == RK_ANSWER_ROWS || d->answer == RK_ANSWER_BOARD);
+    return d && !d->editors && (d->answer == RK_ANSWER_ROWS || d->answer == RK_ANSWER_LEADERBOARD);
 }
 
 const char *rk_route_name(rk_route_id id)

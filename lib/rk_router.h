@@ -66,7 +66,7 @@ typedef struct {
 typedef enum {
     RK_ANSWER_NONE = 0,     /* not a read route (/connect) */
     RK_ANSWER_ROWS,         /* the rows of its statement, as its resource */
-    RK_ANSWER_BOARD,        /* a leaderboard (rk_leaderboard.h) */
+    RK_ANSWER_LEADERBOARD,        /* a leaderboard (rk_leaderboard.h) */
     RK_ANSWER_EVENTS        /* a stream of the competition's lane changes */
 } rk_answer;
 

@@ -112,7 +112,7 @@ typedef struct {
 } rk_seed_division;
 
 /* Read the overall leaderboard body that GET /competition/{c}/leaderboard answers
- * (or rk_lb_json(..., NULL, NULL) writes: {"status":"success","leaderboard":{...,
+ * (or rk_leaderboard_json(..., NULL, NULL) writes: {"status":"success","leaderboard":{...,
  * "divisions":[{"division":...,"entries":[{"rank":..,"spot_id":..,"spot_name":..,
  * "bib":..},...]},...]}}; the bare "leaderboard" object works too) into divisions, in
  * the board's order; other keys are ignored.  Returns 0, or -1 with *ERR (a body that

@@ -90,25 +90,25 @@ const rk_query rk_queries[RK_Q_COUNT] = {
      * HEAT_ORDER sorts every lane of the competition ("USE TEMP B-TREE FOR ORDER BY"
      * in SQLite: the bench competition's 24,000 lanes took 8 ms more, 44 ms instead of
      * 36 ms for the whole leaderboard). */
-    [RK_Q_LB_COMPETITION] = { "ranking_lb_competition",
+    [RK_Q_LEADERBOARD_COMPETITION] = { "ranking_lb_competition",
         "SELECT c.id, c.ranking FROM competition c WHERE c.id = %lld", 1 },
-    [RK_Q_LB_WODS] = { "ranking_lb_wods",
+    [RK_Q_LEADERBOARD_WODS] = { "ranking_lb_wods",
         "SELECT w.id, w.scoring, w.time_cap FROM wod w WHERE w.competition_id = %lld"
         " ORDER BY w.position, w.id", 1 },
-    [RK_Q_LB_SPOTS] = { "ranking_lb_spots",
+    [RK_Q_LEADERBOARD_SPOTS] = { "ranking_lb_spots",
         "SELECT s.id, s.name, s.division, s.bib FROM spot s WHERE s.competition_id = %lld", 1 },
-    [RK_Q_LB_LANES] = { "ranking_lb_lanes",
+    [RK_Q_LEADERBOARD_LANES] = { "ranking_lb_lanes",
         "SELECT " LB_LANE_COLS " FROM " LB_LANES " AND h.start_time IS NOT NULL"
         " ORDER BY h.start_time, h.number, h.id, l.number, l.id", 1 },
-    [RK_Q_LB_LANES_UNTIMED] = { "ranking_lb_lanes_untimed",
+    [RK_Q_LEADERBOARD_LANES_UNTIMED] = { "ranking_lb_lanes_untimed",
         "SELECT " LB_LANE_COLS " FROM " LB_LANES " AND h.start_time IS NULL"
         " ORDER BY h.number, h.id, l.number, l.id", 1 },
-    /* what a kept leaderboard input needs to follow lane changes (mod_ranking_board.c) */
-    [RK_Q_LB_LANE] = { "ranking_lb_lane",
+    /* what a kept leaderboard input needs to follow lane changes (mod_ranking_leaderboard.c) */
+    [RK_Q_LEADERBOARD_LANE] = { "ranking_lb_lane",
         "SELECT " LB_LANE_COLS " FROM " LB_LANES " AND l.id = %lld", 2 },
-    [RK_Q_LB_CHANGES] = { "ranking_lb_changes",
+    [RK_Q_LEADERBOARD_CHANGES] = { "ranking_lb_changes",
         "SELECT COUNT(*), COALESCE(MAX(id), 0) FROM lane_history WHERE id > %lld", 1 },
-    [RK_Q_LB_CHANGED_LANES] = { "ranking_lb_changed_lanes",
+    [RK_Q_LEADERBOARD_CHANGED_LANES] = { "ranking_lb_changed_lanes",
         "SELECT lane_id, action FROM lane_history WHERE competition_id = %lld AND id > %lld"
         " ORDER BY id", 2 },
 
@@ -201,7 +201,7 @@ const rk_query rk_queries[RK_Q_COUNT] = {
  * that is still busy 15 more times with 100 ms pauses, so a statement of the admin
  * command waits for a lock held by another process at most 16 x 250 ms + 1.5 s,
  * about 5.5 s, then fails.  The module lowers it (rk_sqlite_module_busy) and retries
- * its BEGIN IMMEDIATE itself until the writer's deadline (RK_WRITE_WAIT_MS); its
+ * its BEGIN IMMEDIATE itself until the writer's deadline (the module's RKM_WRITE_WAIT_MS); its
  * writers never wait there for each other: they queue on the ranking-write mutex. */
 const char *const rk_sqlite_setup[] = {
     "PRAGMA foreign_keys = ON",

@@ -27,19 +27,19 @@ typedef enum {
     RK_Q_B_LINE,
     RK_Q_A_VOIE_HISTORY,    /* a lane's changes (the lane, or a change of it, must exist) */
     /* leaderboards (competition id): the inputs of rk_leaderboard.h */
-    RK_Q_LB_COMPETITION,    /* id, ranking */
-    RK_Q_LB_WODS,           /* id, scoring, time_cap; in list order */
-    RK_Q_LB_SPOTS,          /* id, name, division, bib */
-    RK_Q_LB_LANES,          /* wod, spot, heat, lane, score, tiebreak, lane number; in
+    RK_Q_LEADERBOARD_COMPETITION,    /* id, ranking */
+    RK_Q_LEADERBOARD_WODS,           /* id, scoring, time_cap; in list order */
+    RK_Q_LEADERBOARD_SPOTS,          /* id, name, division, bib */
+    RK_Q_LEADERBOARD_LANES,          /* wod, spot, heat, lane, score, tiebreak, lane number; in
                              * heat-list order:
                              * the heats with a start_time, then (next statement) those
                              * without (two statements, so that both follow an index) */
-    RK_Q_LB_LANES_UNTIMED,
-    RK_Q_LB_LANE,           /* competition, lane: the columns of RK_Q_LB_LANES, no row
+    RK_Q_LEADERBOARD_LANES_UNTIMED,
+    RK_Q_LEADERBOARD_LANE,           /* competition, lane: the columns of RK_Q_LEADERBOARD_LANES, no row
                              * when the lane cannot rank */
-    RK_Q_LB_CHANGES,        /* every competition, after a change-log id: how many
+    RK_Q_LEADERBOARD_CHANGES,        /* every competition, after a change-log id: how many
                              * changes, the newest id (0 when none) */
-    RK_Q_LB_CHANGED_LANES,  /* one competition, after a change-log id: lane, action */
+    RK_Q_LEADERBOARD_CHANGED_LANES,  /* one competition, after a change-log id: lane, action */
     /* lane writes */
     RK_Q_LANE_FOR_UPDATE,   /* lane id, limit of lane numbers, the WOD's scoring, time_cap */
     RK_Q_SPOT_IN_COMPETITION,
@@ -120,10 +120,5 @@ extern const char rk_sqlite_module_cache[];
 /* SQLite's result code for a lock held by another connection (SQLITE_BUSY), which
  * apr_dbd's sqlite3 driver returns as is. */
 #define RK_SQLITE_BUSY 5
-
-/* The longest a writer of the module waits for the write lock, from the moment it
- * queues (the child's group-commit queue, the ranking-write mutex, then SQLite's lock
- * held by another process): past it the write answers 503 with Retry-After. */
-#define RK_WRITE_WAIT_MS 5000
 
 #endif

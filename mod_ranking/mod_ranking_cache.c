@@ -33,7 +33,7 @@ static apr_status_t caches_destroy(void *unused)
     return APR_SUCCESS;
 }
 
-void rk_cache_child_init(apr_pool_t *p, server_rec *s)
+static void cache_child_init(apr_pool_t *p, server_rec *s)
 {
     int i;
 
@@ -80,11 +80,11 @@ static rk_cache *cache_of(const char *key)
 /* What the answer caches hold, for server-status (the cache lock held). */
 static void publish_sizes(void)
 {
-    rk_stats_set(&rk_stats->answer_entries, rk_cache_entries(answers) + rk_cache_entries(queried));
-    rk_stats_set(&rk_stats->answer_bytes, rk_cache_bytes(answers) + rk_cache_bytes(queried));
+    rk_stats_set(&rkm_stats->answer_entries, rk_cache_entries(answers) + rk_cache_entries(queried));
+    rk_stats_set(&rkm_stats->answer_bytes, rk_cache_bytes(answers) + rk_cache_bytes(queried));
 }
 
-const void *rk_answer_acquire(const char *key, apr_uint64_t rev, size_t *len)
+const void *rkm_answer_acquire(const char *key, apr_uint64_t rev, size_t *len)
 {
     rk_cache *c = cache_of(key);
     const void *v;
@@ -94,21 +94,21 @@ const void *rk_answer_acquire(const char *key, apr_uint64_t rev, size_t *len)
     }
     v = rk_cache_acquire(c, key, rev, len);
     if (v) {
-        rk_stats_add(&rk_stats->answer_hits, 1);
+        rk_stats_add(&rkm_stats->answer_hits, 1);
     }
     publish_sizes();
     unlock();
     return v;
 }
 
-void rk_answer_insert(apr_uint64_t rev, void *v)
+void rkm_answer_insert(apr_uint64_t rev, void *v)
 {
     const char *key = rk_cache_value_key(v);
     rk_cache *c = key ? cache_of(key) : NULL;
 
     if (lock(c)) {
         rk_cache_insert(c, rev, v);
-        rk_stats_add(&rk_stats->answer_misses, 1);   /* a miss is an answer built */
+        rk_stats_add(&rkm_stats->answer_misses, 1);   /* a miss is an answer built */
         publish_sizes();
         unlock();
     }
@@ -117,7 +117,7 @@ void rk_answer_insert(apr_uint64_t rev, void *v)
 /* After a write, the threads that ask for the same route wait for the first one's
  * answer instead of all building it (a leaderboard polled by many screens).  Keys
  * are spread over a few locks with the cache's own hash. */
-apr_thread_mutex_t *rk_build_lock(const char *key)
+apr_thread_mutex_t *rkm_build_lock(const char *key)
 {
     apr_thread_mutex_t *m;
 
@@ -128,19 +128,19 @@ apr_thread_mutex_t *rk_build_lock(const char *key)
     return m && apr_thread_mutex_lock(m) == APR_SUCCESS ? m : NULL;
 }
 
-void rk_build_unlock(apr_thread_mutex_t *m)
+void rkm_build_unlock(apr_thread_mutex_t *m)
 {
     if (m) {
         apr_thread_mutex_unlock(m);
     }
 }
 
-void rk_token_key(const char *tok, size_t len, char *key)
+void rkm_token_cache_key(const char *tok, size_t len, char *key)
 {
     rk_token_cache_key(tok, len, token_hash_key, key);
 }
 
-int rk_token_get(const char *key, apr_uint64_t rev, rk_token_entry *out)
+int rkm_token_cache_get(const char *key, apr_uint64_t rev, rkm_token_entry *out)
 {
     const void *v;
     size_t n = 0;
@@ -153,17 +153,22 @@ int rk_token_get(const char *key, apr_uint64_t rev, rk_token_entry *out)
         memcpy(out, v, sizeof(*out));
         found = 1;
     }
-    rk_stats_add(found ? &rk_stats->token_hits : &rk_stats->token_misses, 1);
-    rk_stats_set(&rk_stats->token_entries, rk_cache_entries(tokens));
+    rk_stats_add(found ? &rkm_stats->token_hits : &rkm_stats->token_misses, 1);
+    rk_stats_set(&rkm_stats->token_entries, rk_cache_entries(tokens));
     unlock();
     return found;
 }
 
-void rk_token_put(const char *key, apr_uint64_t rev, const rk_token_entry *e)
+void rkm_token_cache_put(const char *key, apr_uint64_t rev, const rkm_token_entry *e)
 {
     if (lock(tokens)) {
         rk_cache_put(tokens, key, rev, e, sizeof(*e));
-        rk_stats_set(&rk_stats->token_entries, rk_cache_entries(tokens));
+        rk_stats_set(&rkm_stats->token_entries, rk_cache_entries(tokens));
         unlock();
     }
+}
+
+void rkm_cache_register_hooks(void)
+{
+    ap_hook_child_init(cache_child_init, NULL, NULL, APR_HOOK_MIDDLE);
 }

@@ -6,30 +6,31 @@
 
 #include "mod_ranking_private.h"
 
-void rk_cache_child_init(apr_pool_t *p, server_rec *s);
+/* register_hooks: child_init makes this child's caches. */
+void rkm_cache_register_hooks(void);
 
 /* Answers.  The value under KEY for REV with a reference held for the caller
  * (rk_cache_release), or NULL. */
-const void *rk_answer_acquire(const char *key, apr_uint64_t rev, size_t *len);
+const void *rkm_answer_acquire(const char *key, apr_uint64_t rev, size_t *len);
 /* Keep V, a value built in place (rk_cache_value_new, under its key), for REV; the
  * caller keeps its own reference. */
-void rk_answer_insert(apr_uint64_t rev, void *v);
+void rkm_answer_insert(apr_uint64_t rev, void *v);
 /* One answer is built at a time per key in a child: the lock for KEY, taken (NULL
- * when there is none: build without waiting).  rk_build_unlock gives it back. */
-apr_thread_mutex_t *rk_build_lock(const char *key);
-void rk_build_unlock(apr_thread_mutex_t *lock);
+ * when there is none: build without waiting).  rkm_build_unlock gives it back. */
+apr_thread_mutex_t *rkm_build_lock(const char *key);
+void rkm_build_unlock(apr_thread_mutex_t *lock);
 
 /* Token checks, keyed by a keyed hash of the token under a per-child random key. */
 typedef struct {
     apr_int64_t expires;
     int editor;
     char user[65];     /* RK_USER_NAME_MAX + 1 */
-} rk_token_entry;
+} rkm_token_entry;
 
 /* KEY (RK_TOKEN_KEY_HEX + 1 bytes): the cache key of TOK[0..LEN). */
-void rk_token_key(const char *tok, size_t len, char *key);
+void rkm_token_cache_key(const char *tok, size_t len, char *key);
 /* The entry under KEY for REV copied into *OUT: 1, or 0 when there is none. */
-int rk_token_get(const char *key, apr_uint64_t rev, rk_token_entry *out);
-void rk_token_put(const char *key, apr_uint64_t rev, const rk_token_entry *e);
+int rkm_token_cache_get(const char *key, apr_uint64_t rev, rkm_token_entry *out);
+void rkm_token_cache_put(const char *key, apr_uint64_t rev, const rkm_token_entry *e);
 
 #endif

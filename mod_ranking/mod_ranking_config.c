@@ -47,7 +47,7 @@ static apr_int64_t event_buffer = DEFAULT_EVENT_BUFFER;
 static apr_int64_t password_cost = RK_PASSWORD_COST_DEFAULT;
 static apr_int64_t revision_check = DEFAULT_REVISION_CHECK;
 
-void *rk_config_create_dir(apr_pool_t *p, char *dir)
+void *rkm_config_create_dir(apr_pool_t *p, char *dir)
 {
     dir_conf *c = apr_pcalloc(p, sizeof(*c));
 
@@ -66,7 +66,7 @@ void *rk_config_create_dir(apr_pool_t *p, char *dir)
 
 #define MERGE(f) c->f = add->f != UNSET ? add->f : base->f
 
-void *rk_config_merge_dir(apr_pool_t *p, void *basev, void *addv)
+void *rkm_config_merge_dir(apr_pool_t *p, void *basev, void *addv)
 {
     dir_conf *base = basev, *add = addv, *c = apr_palloc(p, sizeof(*c));
 
@@ -83,7 +83,7 @@ void *rk_config_merge_dir(apr_pool_t *p, void *basev, void *addv)
     return c;
 }
 
-void rk_config_reset(void)
+static void rkm_config_reset(void)
 {
     login_cache_spec = DEFAULT_LOGIN_CACHE;
     event_keepalive = DEFAULT_EVENT_KEEPALIVE;
@@ -98,42 +98,42 @@ static const dir_conf *conf(request_rec *r)
     return ap_get_module_config(r->per_dir_config, &ranking_module);
 }
 
-unsigned rk_config_variants(request_rec *r)
+unsigned rkm_config_variants(request_rec *r)
 {
     const dir_conf *c = conf(r);
     return c->variants == UNSET ? RK_VARIANT_BOTH : (unsigned)c->variants;
 }
 
-apr_int64_t rk_config_token_lifetime(request_rec *r)
+apr_int64_t rkm_config_token_lifetime(request_rec *r)
 {
     const dir_conf *c = conf(r);
     return c->lifetime == UNSET ? DEFAULT_LIFETIME : c->lifetime;
 }
 
-apr_off_t rk_config_body_limit(request_rec *r)
+apr_off_t rkm_config_body_limit(request_rec *r)
 {
     const dir_conf *c = conf(r);
     return c->body_limit == UNSET ? DEFAULT_BODY_LIMIT : (apr_off_t)c->body_limit;
 }
 
-const char *rk_config_base(request_rec *r)
+const char *rkm_config_base(request_rec *r)
 {
     return conf(r)->base;
 }
 
-unsigned rk_config_login_limit(request_rec *r)
+unsigned rkm_config_login_limit(request_rec *r)
 {
     const dir_conf *c = conf(r);
     return (unsigned)(c->login_limit == UNSET ? DEFAULT_LOGIN_LIMIT : c->login_limit);
 }
 
-apr_int64_t rk_config_login_window(request_rec *r)
+apr_int64_t rkm_config_login_window(request_rec *r)
 {
     const dir_conf *c = conf(r);
     return c->login_window == UNSET ? DEFAULT_LOGIN_WINDOW : c->login_window;
 }
 
-const char *const *rk_config_cors_origins(request_rec *r, size_t *n)
+const char *const *rkm_config_cors_origins(request_rec *r, size_t *n)
 {
     const apr_array_header_t *a = conf(r)->cors;
 
@@ -141,12 +141,12 @@ const char *const *rk_config_cors_origins(request_rec *r, size_t *n)
     return *n ? (const char *const *)a->elts : NULL;
 }
 
-int rk_config_public(request_rec *r)
+int rkm_config_public(request_rec *r)
 {
     return conf(r)->public_reads == 1;
 }
 
-void rk_config_public_cache(request_rec *r, apr_int64_t *maxage, apr_int64_t *stale)
+void rkm_config_public_cache(request_rec *r, apr_int64_t *maxage, apr_int64_t *stale)
 {
     const dir_conf *c = conf(r);
 
@@ -154,32 +154,32 @@ void rk_config_public_cache(request_rec *r, apr_int64_t *maxage, apr_int64_t *st
     *stale = c->public_stale == UNSET ? DEFAULT_PUBLIC_STALE : c->public_stale;
 }
 
-const char *rk_config_login_cache(void)
+const char *rkm_config_login_cache(void)
 {
     return login_cache_spec;
 }
 
-int rk_config_password_cost(void)
+int rkm_config_password_cost(void)
 {
     return (int)password_cost;
 }
 
-apr_interval_time_t rk_config_event_keepalive(void)
+apr_interval_time_t rkm_config_event_keepalive(void)
 {
     return apr_time_from_sec(event_keepalive);
 }
 
-int rk_config_event_listeners(void)
+int rkm_config_event_listeners(void)
 {
     return (int)event_listeners;
 }
 
-apr_size_t rk_config_event_buffer(void)
+apr_size_t rkm_config_event_buffer(void)
 {
     return (apr_size_t)event_buffer;
 }
 
-apr_interval_time_t rk_config_revision_check(void)
+apr_interval_time_t rkm_config_revision_check(void)
 {
     return (apr_interval_time_t)revision_check * 1000;
 }
@@ -330,7 +330,7 @@ static const char *set_login_cache(cmd_parms *cmd, void *cfg, const char *arg)
     return NULL;
 }
 
-int rk_config_check_login_cache(server_rec *s, apr_pool_t *ptemp)
+static int rkm_config_check_login_cache(server_rec *s, apr_pool_t *ptemp)
 {
     const char *spec = login_cache_spec;
     const char *name = apr_pstrndup(ptemp, spec, strcspn(spec, ":"));
@@ -339,7 +339,7 @@ int rk_config_check_login_cache(server_rec *s, apr_pool_t *ptemp)
         || ap_lookup_provider(AP_SOCACHE_PROVIDER_GROUP, name, AP_SOCACHE_PROVIDER_VERSION)) {
         return 0;
     }
-    /* the words of rk_auth_post_config's message, which says the same at start */
+    /* the words of connect_post_config's message (mod_ranking_connect.c), which says the same at start */
     ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s,
                  "mod_ranking: socache provider \"%s\" for RankingLoginCache is not "
                  "loaded (LoadModule socache_%s_module, or a2enmod socache_%s), or set "
@@ -390,7 +390,7 @@ static const char *set_password_cost(cmd_parms *cmd, void *cfg, const char *arg)
                           "a bcrypt cost from 4 to 17", &password_cost);
 }
 
-const command_rec rk_config_cmds[] = {
+const command_rec rkm_config_cmds[] = {
     AP_INIT_TAKE1("RankingVariants", set_variants, NULL, ACCESS_CONF,
                   "Route variants served here: A, B or both (default both)"),
     AP_INIT_TAKE1("RankingTokenLifetime", set_lifetime, NULL, ACCESS_CONF,
@@ -434,3 +434,27 @@ const command_rec rk_config_cmds[] = {
                   "(default 262144)"),
     { NULL }
 };
+
+/* pre_config: back to the defaults of the server-wide settings. */
+static int config_pre_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp)
+{
+    (void)pconf;
+    (void)plog;
+    (void)ptemp;
+    rkm_config_reset();
+    return OK;
+}
+
+/* check_config (apache2 -t runs it): is RankingLoginCache's socache provider loaded? */
+static int config_check(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp, server_rec *s)
+{
+    (void)pconf;
+    (void)plog;
+    return rkm_config_check_login_cache(s, ptemp) == 0 ? OK : HTTP_INTERNAL_SERVER_ERROR;
+}
+
+void rkm_config_register_hooks(void)
+{
+    ap_hook_pre_config(config_pre_config, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_check_config(config_check, NULL, NULL, APR_HOOK_MIDDLE);
+}

@@ -6,44 +6,43 @@
 
 #include "mod_ranking_private.h"
 
-void *rk_config_create_dir(apr_pool_t *p, char *dir);
-void *rk_config_merge_dir(apr_pool_t *p, void *basev, void *addv);
-extern const command_rec rk_config_cmds[];
+void *rkm_config_create_dir(apr_pool_t *p, char *dir);
+void *rkm_config_merge_dir(apr_pool_t *p, void *basev, void *addv);
+extern const command_rec rkm_config_cmds[];
 
-/* pre_config: back to the defaults of the server-wide settings */
-void rk_config_reset(void);
+/* register_hooks: back to the defaults of the server-wide settings (pre_config), and
+ * whether RankingLoginCache's socache provider is loaded (check_config, which apache2
+ * -t runs). */
+void rkm_config_register_hooks(void);
 
 /* Per mount (directory context) */
-unsigned rk_config_variants(request_rec *r);        /* RK_VARIANT_* mask */
-apr_int64_t rk_config_token_lifetime(request_rec *r);   /* seconds */
-apr_off_t rk_config_body_limit(request_rec *r);     /* bytes */
-const char *rk_config_base(request_rec *r);         /* RankingBasePath, or NULL */
-unsigned rk_config_login_limit(request_rec *r);     /* failures before 429, 0 = off */
-apr_int64_t rk_config_login_window(request_rec *r); /* seconds */
+unsigned rkm_config_variants(request_rec *r);        /* RK_VARIANT_* mask */
+apr_int64_t rkm_config_token_lifetime(request_rec *r);   /* seconds */
+apr_off_t rkm_config_body_limit(request_rec *r);     /* bytes */
+const char *rkm_config_base(request_rec *r);         /* RankingBasePath, or NULL */
+unsigned rkm_config_login_limit(request_rec *r);     /* failures before 429, 0 = off */
+apr_int64_t rkm_config_login_window(request_rec *r); /* seconds */
 /* RankingCORSOrigins: the listed origins (*N of them), or NULL with *N 0 (off) */
-const char *const *rk_config_cors_origins(request_rec *r, size_t *n);
+const char *const *rkm_config_cors_origins(request_rec *r, size_t *n);
 /* RankingPublic: 1 when the mount's read routes answer requests without a token */
-int rk_config_public(request_rec *r);
+int rkm_config_public(request_rec *r);
 /* RankingPublicCache: the max-age and stale-while-revalidate (0: none) of the public
  * answers, seconds */
-void rk_config_public_cache(request_rec *r, apr_int64_t *maxage, apr_int64_t *stale);
+void rkm_config_public_cache(request_rec *r, apr_int64_t *maxage, apr_int64_t *stale);
 
 /* Server-wide: RankingLoginCache ("none", or "provider[:arguments]") */
-const char *rk_config_login_cache(void);
-int rk_config_password_cost(void);                  /* RankingPasswordCost, 4..17 */
-/* check_config (apache2 -t runs it): is RankingLoginCache's socache provider loaded?
- * 0, or -1 logged. */
-int rk_config_check_login_cache(server_rec *s, apr_pool_t *ptemp);
+const char *rkm_config_login_cache(void);
+int rkm_config_password_cost(void);                  /* RankingPasswordCost, 4..17 */
 
 /* Server-wide, live updates: the longest silence of an event stream (seconds), the
- * most listeners (0: automatic, see mod_ranking_live.c), the most bytes waiting for a
+ * most listeners (0: automatic, see mod_ranking_places.c), the most bytes waiting for a
  * slow listener before it is dropped. */
-apr_interval_time_t rk_config_event_keepalive(void);
-int rk_config_event_listeners(void);
-apr_size_t rk_config_event_buffer(void);
+apr_interval_time_t rkm_config_event_keepalive(void);
+int rkm_config_event_listeners(void);
+apr_size_t rkm_config_event_buffer(void);
 
 /* Server-wide: RankingRevisionCheck, the longest age of the shared change counters a
  * read may use (0: read them from the database on every request). */
-apr_interval_time_t rk_config_revision_check(void);
+apr_interval_time_t rkm_config_revision_check(void);
 
 #endif

@@ -1,20 +1,13 @@
-/* mod_ranking_db.c: database access through mod_dbd (see mod_ranking_db.h). */
-#include "ap_mpm.h"
-#include "apr_global_mutex.h"
-#include "util_mutex.h"
-
-#include <errno.h>
+/* mod_ranking_db.c: database access through mod_dbd (see mod_ranking_db.h); the
+ * transactions and the write mutex: mod_ranking_transaction.c. */
 #include <stdlib.h>
-#include <sys/mman.h>
 
 #include "mod_ranking_config.h"
 #include "mod_ranking_db.h"
-#include "rk_revshare.h"
 
 #define CONN_KEY "mod_ranking:conn"
-#define WRITE_MUTEX_TYPE "ranking-write"
 
-struct rk_conn {
+struct rkm_conn {
     apr_pool_t *pool;
     int sqlite;
     apr_dbd_prepared_t *stmt[RK_Q_COUNT];
@@ -22,13 +15,6 @@ struct rk_conn {
 
 static APR_OPTIONAL_FN_TYPE(ap_dbd_open) *dbd_open;
 static APR_OPTIONAL_FN_TYPE(ap_dbd_close) *dbd_close;
-static apr_global_mutex_t *write_mutex;
-
-/* The change counters last read by any child, one slot per virtual host (its index
- * in SLOTS, keyed by the server_rec's address), mapped by the parent at post_config
- * (rk_revshare.h; RankingRevisionCheck). */
-static rk_revshare *revshare;
-static apr_hash_t *revshare_slots;
 
 /* mod_dbd's functions, found if it is loaded (it registers them when it is loaded,
  * so check_config, which apache2 -t runs, already sees them).  0, or -1 logged. */
@@ -45,146 +31,28 @@ static int find_dbd(server_rec *s)
     return 0;
 }
 
-int rk_db_check_config(server_rec *s)
+/* check_config (apache2 -t runs it): is mod_dbd loaded? */
+static int db_check_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp, server_rec *s)
 {
-    return find_dbd(s);
+    (void)pconf;
+    (void)plog;
+    (void)ptemp;
+    return find_dbd(s) == 0 ? OK : HTTP_INTERNAL_SERVER_ERROR;
 }
 
-typedef struct {
-    void *p;
-    size_t size;
-    void **slot;
-} shared_map;
-
-static apr_status_t shared_unmap(void *data)
+/* post_config: find mod_dbd. */
+static int db_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp, server_rec *s)
 {
-    shared_map *m = data;
-
-    munmap(m->p, m->size);
-    if (*m->slot == m->p) {
-        *m->slot = NULL;
-    }
-    return APR_SUCCESS;
+    (void)pconf;
+    (void)plog;
+    (void)ptemp;
+    return find_dbd(s) == 0 ? OK : HTTP_INTERNAL_SERVER_ERROR;
 }
 
-void *rk_shared_map(apr_pool_t *pconf, server_rec *s, size_t size, void **slot, const char *what)
+void rkm_db_register_hooks(void)
 {
-    shared_map *m = apr_palloc(pconf, sizeof(*m));
-
-    m->p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (m->p == MAP_FAILED) {
-        ap_log_error(APLOG_MARK, APLOG_CRIT, errno, s, "mod_ranking: cannot map the %s", what);
-        return NULL;
-    }
-    m->size = size;
-    m->slot = slot;
-    *slot = m->p;
-    apr_pool_cleanup_register(pconf, m, shared_unmap, apr_pool_cleanup_null);
-    return m->p;
-}
-
-/* The shared change counters: a slot per server_rec (virtual host). */
-static int revshare_map(apr_pool_t *pconf, server_rec *s)
-{
-    server_rec *v;
-    uint32_t n = 0;
-
-    revshare_slots = apr_hash_make(pconf);
-    for (v = s; v; v = v->next) {
-        uint32_t *i = apr_palloc(pconf, sizeof(*i));
-
-        *i = n++;
-        apr_hash_set(revshare_slots, apr_pmemdup(pconf, &v, sizeof(v)), sizeof(v), i);
-    }
-    if (!rk_shared_map(pconf, s, rk_revshare_size(n), (void **)&revshare,
-                       "shared revision table")) {
-        return -1;
-    }
-    rk_revshare_init(revshare, n);
-    return 0;
-}
-
-/* Whether a Mutex directive of the configuration names the mutex type TYPE itself
- * ("Mutex MECH TYPE ..."), not only "default". */
-static int mutex_named(apr_pool_t *p, const ap_directive_t *d, const char *type)
-{
-    for (; d; d = d->next) {
-        if (strcasecmp(d->directive, "Mutex") == 0 && d->args) {
-            const char *args = d->args;
-            const char *w = ap_getword_conf(p, &args);   /* the mechanism */
-
-            while (*(w = ap_getword_conf(p, &args)) != '\0') {
-                if (strcasecmp(w, type) == 0) {
-                    return 1;
-                }
-            }
-        }
-        if (mutex_named(p, d->first_child, type)) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* The ranking-write mutex.  A process-shared pthread mutex unless a Mutex directive
- * names ranking-write: "Mutex file:DIR default" (Debian's apache2.conf has it) would
- * make it a file lock, which has no timed wait: APR polls it every 10 ms, and under
- * 16 writers one child's leader lost it to the other child's again and again (lane
- * PUTs: p90 135 to 660 ms, p99 up to 1.4 s, with a median of 2 to 3 ms).  A pthread
- * mutex waits in the kernel and wakes a waiter when it is unlocked; APR makes it
- * robust (a child that dies holding it does not leave it locked). */
-static apr_status_t write_mutex_create(apr_pool_t *pconf, server_rec *s)
-{
-#if APR_HAS_PROC_PTHREAD_SERIALIZE
-    if (!mutex_named(pconf, ap_conftree, WRITE_MUTEX_TYPE)
-        && apr_global_mutex_create(&write_mutex, NULL, APR_LOCK_PROC_PTHREAD, pconf)
-           == APR_SUCCESS) {
-        return APR_SUCCESS;
-    }
-#endif
-    return ap_global_mutex_create(&write_mutex, NULL, WRITE_MUTEX_TYPE, NULL, s, pconf, 0);
-}
-
-int rk_db_post_config(apr_pool_t *pconf, server_rec *s)
-{
-    apr_status_t rv;
-
-    if (find_dbd(s) != 0) {
-        return -1;
-    }
-    if (ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_PRE_CONFIG) {
-        return 0;   /* the first, dry run of the configuration */
-    }
-    if (revshare_map(pconf, s) != 0) {
-        return -1;
-    }
-    rv = write_mutex_create(pconf, s);
-    if (rv != APR_SUCCESS) {
-        ap_log_error(APLOG_MARK, APLOG_CRIT, rv, s,
-                     "mod_ranking: cannot create the %s mutex", WRITE_MUTEX_TYPE);
-        return -1;
-    }
-    return 0;
-}
-
-int rk_db_pre_config(apr_pool_t *pconf)
-{
-    return ap_mutex_register(pconf, WRITE_MUTEX_TYPE, NULL, APR_LOCK_DEFAULT, 0) == APR_SUCCESS
-           ? 0 : -1;
-}
-
-void rk_db_child_init(apr_pool_t *p, server_rec *s)
-{
-    apr_status_t rv;
-
-    if (!write_mutex) {
-        return;
-    }
-    rv = apr_global_mutex_child_init(&write_mutex, apr_global_mutex_lockfile(write_mutex), p);
-    if (rv != APR_SUCCESS) {
-        ap_log_error(APLOG_MARK, APLOG_CRIT, rv, s,
-                     "mod_ranking: cannot attach to the %s mutex in a child", WRITE_MUTEX_TYPE);
-    }
+    ap_hook_check_config(db_check_config, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_post_config(db_post_config, NULL, NULL, APR_HOOK_MIDDLE);
 }
 
 static void log_dbd(request_rec *r, const apr_dbd_driver_t *drv, apr_dbd_t *h, int rv,
@@ -242,9 +110,9 @@ static int schema_version(apr_pool_t *p, ap_dbd_t *dbd)
         else ap_log_error(APLOG_MARK, APLOG_ERR, 0, (s), __VA_ARGS__); \
     } while (0)
 
-static rk_conn *conn_init(request_rec *r, server_rec *s, ap_dbd_t *dbd)
+static rkm_conn *conn_init(request_rec *r, server_rec *s, ap_dbd_t *dbd)
 {
-    rk_conn *c;
+    rkm_conn *c;
     apr_pool_t *p;
     int i;
 
@@ -293,8 +161,8 @@ static rk_conn *conn_init(request_rec *r, server_rec *s, ap_dbd_t *dbd)
 }
 
 /* The connection of a request: taken from mod_dbd's pool at the request's first
- * rk_db_open, given back at the end of the request (its pool's cleanup) or earlier by
- * rk_db_put.  Not ap_dbd_acquire(): that one holds the connection until the request's
+ * rkm_db_open, given back at the end of the request (its pool's cleanup) or earlier by
+ * rkm_db_put.  Not ap_dbd_acquire(): that one holds the connection until the request's
  * pool is destroyed, and a parked event stream's request lives as long as the stream,
  * so every open stream would hold a connection (and DBDMax of them would stop the
  * child's requests and its watcher). */
@@ -325,7 +193,7 @@ static request_rec *initial_req(request_rec *r)
     return r;
 }
 
-int rk_db_open(request_rec *r, rk_db *db)
+int rkm_db_open(request_rec *r, rkm_db *db)
 {
     void *data = NULL;
     request_rec *m = initial_req(r);
@@ -353,7 +221,7 @@ int rk_db_open(request_rec *r, rk_db *db)
     return db->conn ? OK : HTTP_SERVICE_UNAVAILABLE;
 }
 
-void rk_db_put(request_rec *r)
+void rkm_db_put(request_rec *r)
 {
     void *data = NULL;
     request_rec *m = initial_req(r);
@@ -365,7 +233,7 @@ void rk_db_put(request_rec *r)
     }
 }
 
-int rk_db_open_bg(apr_pool_t *p, server_rec *s, rk_db *db)
+int rkm_db_open_bg(apr_pool_t *p, server_rec *s, rkm_db *db)
 {
     void *data = NULL;
 
@@ -383,7 +251,7 @@ int rk_db_open_bg(apr_pool_t *p, server_rec *s, rk_db *db)
     return 0;
 }
 
-void rk_db_close_bg(server_rec *s, rk_db *db)
+void rkm_db_close_bg(server_rec *s, rkm_db *db)
 {
     if (db->dbd) {
         dbd_close(s, db->dbd);
@@ -396,19 +264,25 @@ void rk_db_close_bg(server_rec *s, rk_db *db)
  * sequential access took 100 ms more on a result of no row (measured: a login of an
  * unknown user 150 ms against 50, every id that does not exist, every empty poll of
  * the watcher). */
-static int random_access(const rk_db *db)
+static int random_access(const rkm_db *db)
 {
     return db->conn->sqlite ? 0 : 1;
 }
 
-int rk_db_select_bg(server_rec *s, apr_pool_t *p, rk_db *db, rk_query_id q, const char **args,
+/* Run the select Q, its results in P: 0, or the driver's error. */
+static int run_select(apr_pool_t *p, rkm_db *db, rk_query_id q, const char **args,
+                   apr_dbd_results_t **res)
+{
+    *res = NULL;
+    return apr_dbd_pselect(db->dbd->driver, p, db->dbd->handle, res, db->conn->stmt[q],
+                           random_access(db), rk_queries[q].nargs, args);
+}
+
+int rkm_db_select_bg(server_rec *s, apr_pool_t *p, rkm_db *db, rk_query_id q, const char **args,
                     apr_dbd_results_t **res)
 {
-    int rv;
+    int rv = run_select(p, db, q, args, res);
 
-    *res = NULL;
-    rv = apr_dbd_pselect(db->dbd->driver, p, db->dbd->handle, res, db->conn->stmt[q],
-                         random_access(db), rk_queries[q].nargs, args);
     if (rv != 0) {
         const char *msg = apr_dbd_error(db->dbd->driver, db->dbd->handle, rv);
         ap_log_error(APLOG_MARK, APLOG_ERR, 0, s, "database error (%s): %s",
@@ -417,26 +291,23 @@ int rk_db_select_bg(server_rec *s, apr_pool_t *p, rk_db *db, rk_query_id q, cons
     return rv;
 }
 
-int rk_db_is_sqlite(const rk_db *db)
+int rkm_db_is_sqlite(const rkm_db *db)
 {
     return db->conn->sqlite;
 }
 
-int rk_db_select(request_rec *r, apr_pool_t *p, rk_db *db, rk_query_id q, const char **args,
+int rkm_db_select(request_rec *r, apr_pool_t *p, rkm_db *db, rk_query_id q, const char **args,
                  apr_dbd_results_t **res)
 {
-    int rv;
+    int rv = run_select(p, db, q, args, res);
 
-    *res = NULL;
-    rv = apr_dbd_pselect(db->dbd->driver, p, db->dbd->handle, res, db->conn->stmt[q],
-                         random_access(db), rk_queries[q].nargs, args);
     if (rv != 0) {
         log_dbd(r, db->dbd->driver, db->dbd->handle, rv, rk_queries[q].label, APLOG_ERR);
     }
     return rv;
 }
 
-int rk_db_query(request_rec *r, rk_db *db, rk_query_id q, const char **args, int *nrows,
+int rkm_db_query(request_rec *r, rkm_db *db, rk_query_id q, const char **args, int *nrows,
                 int level)
 {
     int rv;
@@ -450,7 +321,7 @@ int rk_db_query(request_rec *r, rk_db *db, rk_query_id q, const char **args, int
     return rv;
 }
 
-apr_pool_t *rk_db_own_pool(apr_pool_t *parent)
+apr_pool_t *rkm_db_own_pool(apr_pool_t *parent)
 {
     apr_allocator_t *alloc = NULL;
     apr_pool_t *p = NULL;
@@ -469,12 +340,12 @@ apr_pool_t *rk_db_own_pool(apr_pool_t *parent)
     return p;
 }
 
-apr_pool_t *rk_db_rows_pool(request_rec *r)
+apr_pool_t *rkm_db_rows_pool(request_rec *r)
 {
-    return rk_db_own_pool(r->pool);
+    return rkm_db_own_pool(r->pool);
 }
 
-const char *rk_db_col(const rk_db *db, apr_dbd_row_t *row, int i)
+const char *rkm_db_col(const rkm_db *db, apr_dbd_row_t *row, int i)
 {
     char *v = NULL;
 
@@ -484,19 +355,19 @@ const char *rk_db_col(const rk_db *db, apr_dbd_row_t *row, int i)
     return v;
 }
 
-int rk_db_select_one(request_rec *r, rk_db *db, rk_query_id q, const char **args,
+int rkm_db_select_one(request_rec *r, rkm_db *db, rk_query_id q, const char **args,
                      const char **out, int ncols)
 {
     apr_dbd_results_t *res;
     apr_dbd_row_t *row = NULL;
     int found = 0, i;
 
-    if (rk_db_select(r, r->pool, db, q, args, &res) != 0) {
+    if (rkm_db_select(r, r->pool, db, q, args, &res) != 0) {
         return -1;
     }
     while (apr_dbd_get_row(db->dbd->driver, r->pool, res, &row, -1) == 0) {
         for (i = 0; !found && i < ncols; i++) {
-            const char *v = rk_db_col(db, row, i);
+            const char *v = rkm_db_col(db, row, i);
             out[i] = v ? apr_pstrdup(r->pool, v) : NULL;
         }
         found = 1;
@@ -504,181 +375,37 @@ int rk_db_select_one(request_rec *r, rk_db *db, rk_query_id q, const char **args
     return found;
 }
 
-/* ---- transactions ---- */
+int rkm_db_select_rows(request_rec *r, apr_pool_t *tmp, apr_pool_t *p, rkm_db *db, rk_query_id q,
+                      const char **args, int ncols, apr_array_header_t **out)
+{
+    apr_dbd_results_t *rs = NULL;
+    apr_dbd_row_t *row = NULL;
+    int i;
 
-static int exec(request_rec *r, rk_db *db, const char *sql)
+    if (rkm_db_select(r, tmp, db, q, args, &rs) != 0) {
+        return -1;
+    }
+    if (*out == NULL) {
+        *out = apr_array_make(p, 256, ncols * (int)sizeof(const char *));
+    }
+    while (apr_dbd_get_row(db->dbd->driver, tmp, rs, &row, -1) == 0) {
+        const char **v = apr_array_push(*out);
+
+        for (i = 0; i < ncols; i++) {
+            const char *c = rkm_db_col(db, row, i);
+            v[i] = c ? apr_pstrdup(p, c) : NULL;
+        }
+    }
+    return 0;
+}
+
+int rkm_db_exec(request_rec *r, rkm_db *db, const char *sql, int quiet)
 {
     int nrows = 0;
     int rv = apr_dbd_query(db->dbd->driver, db->dbd->handle, &nrows, sql);
 
-    if (rv != 0) {
+    if (rv != 0 && rv != quiet) {
         log_dbd(r, db->dbd->driver, db->dbd->handle, rv, sql, APLOG_ERR);
     }
     return rv;
-}
-
-int rk_db_begin_read(request_rec *r, rk_db *db)
-{
-    return exec(r, db, db->conn->sqlite ? "BEGIN" : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-}
-
-void rk_db_end_read(request_rec *r, rk_db *db)
-{
-    exec(r, db, "ROLLBACK");   /* nothing to keep */
-}
-
-int rk_db_commit(request_rec *r, rk_db *db)
-{
-    return exec(r, db, "COMMIT");
-}
-
-void rk_db_changed(void)
-{
-    if (revshare) {
-        rk_revshare_bump(revshare);
-    }
-}
-
-int rk_db_rollback(request_rec *r, rk_db *db)
-{
-    return exec(r, db, "ROLLBACK");
-}
-
-int rk_db_savepoint(request_rec *r, rk_db *db, const char *name)
-{
-    return exec(r, db, apr_pstrcat(r->pool, "SAVEPOINT ", name, NULL));
-}
-
-int rk_db_rollback_to(request_rec *r, rk_db *db, const char *name)
-{
-    return exec(r, db, apr_pstrcat(r->pool, "ROLLBACK TO SAVEPOINT ", name, NULL));
-}
-
-int rk_db_release(request_rec *r, rk_db *db, const char *name)
-{
-    return exec(r, db, apr_pstrcat(r->pool, "RELEASE SAVEPOINT ", name, NULL));
-}
-
-int rk_db_write_lock_until(request_rec *r, rk_db *db, apr_time_t deadline)
-{
-    apr_status_t rv;
-    apr_interval_time_t left;
-
-    if (!db->conn->sqlite || !write_mutex) {
-        return 0;
-    }
-    /* leave the time of one attempt at SQLite's lock (rk_db_begin_write) */
-    left = deadline - apr_time_from_msec(RK_SQLITE_ATTEMPT_MS) - apr_time_now();
-    rv = apr_global_mutex_timedlock(write_mutex, left > 0 ? left : 0);
-    if (rv == APR_ENOTIMPL) {
-        /* a mechanism without timed locks (Mutex fcntl or flock): poll */
-        while ((rv = apr_global_mutex_trylock(write_mutex)) != APR_SUCCESS
-               && APR_STATUS_IS_EBUSY(rv)
-               && apr_time_now() + apr_time_from_msec(RK_SQLITE_ATTEMPT_MS + 10) < deadline) {
-            apr_sleep(apr_time_from_msec(10));
-        }
-    }
-    if (rv != APR_SUCCESS) {
-        ap_log_rerror(APLOG_MARK, APR_STATUS_IS_TIMEUP(rv) || APR_STATUS_IS_EBUSY(rv)
-                      ? APLOG_WARNING : APLOG_ERR, rv, r,
-                      "the write mutex is still held by another writer: gave up waiting");
-        return -1;
-    }
-    return 0;
-}
-
-int rk_db_write_lock(request_rec *r, rk_db *db)
-{
-    return rk_db_write_lock_until(r, db, apr_time_now() + apr_time_from_msec(RK_WRITE_WAIT_MS));
-}
-
-int rk_db_begin_write(request_rec *r, rk_db *db, apr_time_t deadline)
-{
-    int rv, nrows, attempts = 0;
-
-    if (!db->conn->sqlite) {
-        /* PostgreSQL: the one revision row, locked first.  Every lane write updates it
-         * (its trigger) and so waits for the writer before it anyway; locking it at
-         * the start makes that wait come before the lane is read, so that what a
-         * write checks (If-Match, the lane in the way) is what the writer before it
-         * committed: under READ COMMITTED, a lane read before the other commit would
-         * let two writers with the same If-Match both pass.  A constant statement: no
-         * input in it. */
-        rv = exec(r, db, "BEGIN");
-        if (rv == 0 && (rv = exec(r, db, "SELECT 1 FROM revision WHERE id = 1 FOR UPDATE")) != 0) {
-            exec(r, db, "ROLLBACK");
-        }
-        return rv;
-    }
-    /* each attempt waits in SQLite and apr_dbd's driver up to RK_SQLITE_ATTEMPT_MS;
-     * one is made only when it ends before the deadline */
-    while (apr_time_now() + apr_time_from_msec(RK_SQLITE_ATTEMPT_MS) <= deadline) {
-        attempts++;
-        rv = apr_dbd_query(db->dbd->driver, db->dbd->handle, &nrows, "BEGIN IMMEDIATE");
-        if (rv == 0) {
-            return 0;
-        }
-        if (rv != RK_SQLITE_BUSY) {
-            log_dbd(r, db->dbd->driver, db->dbd->handle, rv, "BEGIN IMMEDIATE", APLOG_ERR);
-            return rv;
-        }
-    }
-    ap_log_rerror(APLOG_MARK, APLOG_WARNING, 0, r, "the database is locked by another "
-                  "process: gave up waiting after %d attempt(s) (%d ms per write at most)",
-                  attempts, RK_WRITE_WAIT_MS);
-    return RK_SQLITE_BUSY;
-}
-
-void rk_db_write_unlock(rk_db *db)
-{
-    /* every write (a commit, or /connect's statements outside a transaction) ends
-     * here, after it is done: what it wrote is seen by every child's next request */
-    rk_db_changed();
-    if (db->conn->sqlite && write_mutex) {
-        apr_global_mutex_unlock(write_mutex);
-    }
-}
-
-int rk_db_revision(request_rec *r, rk_db *db, rk_rev *rev)
-{
-    const char *v[3];
-
-    if (rk_db_select_one(r, db, RK_Q_REVISION, NULL, v, 3) != 1 || !v[0] || !v[1] || !v[2]) {
-        return -1;
-    }
-    rev->epoch = v[0];
-    rev->data = (apr_uint64_t)apr_strtoi64(v[1], NULL, 10);
-    rev->auth = (apr_uint64_t)apr_strtoi64(v[2], NULL, 10);
-    return 0;
-}
-
-int rk_db_revision_shared(request_rec *r, rk_db *db, rk_rev *rev, int fresh)
-{
-    apr_interval_time_t bound = rk_config_revision_check();
-    uint32_t *slot = revshare && revshare_slots
-                     ? apr_hash_get(revshare_slots, &r->server, sizeof(r->server)) : NULL;
-    apr_time_t start = apr_time_now();
-    uint64_t gen = 0, data, auth;
-    char epoch[RK_REVSHARE_EPOCH];
-
-    if (slot && bound > 0) {
-        if (!fresh && rk_revshare_get(revshare, *slot, start, bound, &data, &auth, epoch,
-                                      sizeof(epoch))) {
-            rev->epoch = apr_pstrdup(r->pool, epoch);
-            rev->data = data;
-            rev->auth = auth;
-            return 1;
-        }
-        gen = rk_revshare_gen(revshare);
-    }
-    if (!db->dbd && rk_db_open(r, db) != OK) {
-        return -1;
-    }
-    if (rk_db_revision(r, db, rev) != 0) {
-        return -1;
-    }
-    if (slot && bound > 0) {
-        rk_revshare_put(revshare, *slot, gen, start, rev->data, rev->auth, rev->epoch);
-    }
-    return 0;
 }

@@ -1,6 +1,6 @@
 /* mod_ranking_db.h: the database, through mod_dbd's pooled connections: our
- * statements on each connection, queries, transactions, the write mutex and the
- * revision (change counters). */
+ * statements on each connection, queries, transactions and the write mutex.  The
+ * revision and the change log are mod_ranking_changes.c's. */
 #ifndef MOD_RANKING_DB_H
 #define MOD_RANKING_DB_H
 
@@ -10,111 +10,102 @@
 #include "rk_sql.h"
 
 /* One pooled connection's statements, prepared on its first use by the module. */
-typedef struct rk_conn rk_conn;
+typedef struct rkm_conn rkm_conn;
 
 typedef struct {
     ap_dbd_t *dbd;
-    rk_conn *conn;
-} rk_db;
+    rkm_conn *conn;
+} rkm_db;
 
-/* The database's change counters (table revision), read once per request. */
-typedef struct {
-    const char *epoch;               /* random per database */
-    apr_uint64_t data, auth;         /* moved by every data / account change */
-} rk_rev;
-
-/* pre_config: register the ranking-write mutex type (for httpd's Mutex directive). */
-int rk_db_pre_config(apr_pool_t *pconf);
-/* check_config (apache2 -t runs it): is mod_dbd loaded?  0, or -1 logged. */
-int rk_db_check_config(server_rec *s);
-/* post_config: find mod_dbd (0, or -1 with the reason logged); create the
- * ranking-write mutex on the real (second) run. */
-int rk_db_post_config(apr_pool_t *pconf, server_rec *s);
-/* post_config: SIZE bytes of anonymous shared memory (the children inherit it), its
- * address also kept in *SLOT; unmapped when PCONF is cleared, *SLOT then NULL.  NULL
- * (logged, naming WHAT) when it cannot be mapped. */
-void *rk_shared_map(apr_pool_t *pconf, server_rec *s, size_t size, void **slot, const char *what);
-void rk_db_child_init(apr_pool_t *p, server_rec *s);
+/* register_hooks: find mod_dbd (check_config, which apache2 -t runs, and
+ * post_config). */
+void rkm_db_register_hooks(void);
+/* register_hooks, mod_ranking_transaction.c: the ranking-write mutex (its type at
+ * pre_config, made at post_config, attached to in each child). */
+void rkm_transaction_register_hooks(void);
 
 /* This request's connection, its statements prepared.  OK, or 503 (logged).  Given
- * back to mod_dbd's pool at the end of the request, or earlier by rk_db_put. */
-int rk_db_open(request_rec *r, rk_db *db);
+ * back to mod_dbd's pool at the end of the request, or earlier by rkm_db_put. */
+int rkm_db_open(request_rec *r, rkm_db *db);
 /* Give this request's connection back now (a request that parks: an event stream, a
- * long poll); a later rk_db_open takes one again.  No rk_db of it may be used after. */
-void rk_db_put(request_rec *r);
-int rk_db_is_sqlite(const rk_db *db);
+ * long poll); a later rkm_db_open takes one again.  No rkm_db of it may be used after. */
+void rkm_db_put(request_rec *r);
+int rkm_db_is_sqlite(const rkm_db *db);
 
 /* For a thread of the module's own (no request): a connection of server S's pool, its
- * statements prepared (0, or -1: logged), given back by rk_db_close_bg; queries with
+ * statements prepared (0, or -1: logged), given back by rkm_db_close_bg; queries with
  * their results in P, errors logged for S. */
-int rk_db_open_bg(apr_pool_t *p, server_rec *s, rk_db *db);
-void rk_db_close_bg(server_rec *s, rk_db *db);
-int rk_db_select_bg(server_rec *s, apr_pool_t *p, rk_db *db, rk_query_id q, const char **args,
+int rkm_db_open_bg(apr_pool_t *p, server_rec *s, rkm_db *db);
+void rkm_db_close_bg(server_rec *s, rkm_db *db);
+int rkm_db_select_bg(server_rec *s, apr_pool_t *p, rkm_db *db, rk_query_id q, const char **args,
                     apr_dbd_results_t **res);
 
 /* Run query Q with ARGS (its placeholders' values), its results in pool P.  0, or the
  * driver's error (logged). */
-int rk_db_select(request_rec *r, apr_pool_t *p, rk_db *db, rk_query_id q, const char **args,
+int rkm_db_select(request_rec *r, apr_pool_t *p, rkm_db *db, rk_query_id q, const char **args,
                  apr_dbd_results_t **res);
 /* Run statement Q; *NROWS the rows changed.  A failure is logged at LEVEL (a refused
  * lane update is an expected 409: APLOG_INFO). */
-int rk_db_query(request_rec *r, rk_db *db, rk_query_id q, const char **args, int *nrows,
+int rkm_db_query(request_rec *r, rkm_db *db, rk_query_id q, const char **args, int *nrows,
                 int level);
 /* A pool for the rows of a large answer, a child of R's pool with an allocator of its
  * own: destroyed after the build, it gives its memory back at once, where R's pool's
  * allocator would keep it for later requests of the connection (up to MaxMemFree).
  * NULL when out of memory. */
-apr_pool_t *rk_db_rows_pool(request_rec *r);
+apr_pool_t *rkm_db_rows_pool(request_rec *r);
 /* A pool with an allocator of its own, a child of PARENT, or (PARENT NULL) of no pool:
  * then it lives until apr_pool_destroy (rows kept across requests).  NULL when out of
  * memory. */
-apr_pool_t *rk_db_own_pool(apr_pool_t *parent);
+apr_pool_t *rkm_db_own_pool(apr_pool_t *parent);
 
 /* Column I of ROW as a string, NULL for SQL NULL. */
-const char *rk_db_col(const rk_db *db, apr_dbd_row_t *row, int i);
+const char *rkm_db_col(const rkm_db *db, apr_dbd_row_t *row, int i);
 /* The first row's first NCOLS columns into OUT (copied into r->pool); the rest
  * drained.  1 when there was a row, 0 when none, -1 on error. */
-int rk_db_select_one(request_rec *r, rk_db *db, rk_query_id q, const char **args,
+int rkm_db_select_one(request_rec *r, rkm_db *db, rk_query_id q, const char **args,
                      const char **out, int ncols);
+/* Every row of query Q into an array of NCOLS strings per row, copied into P: a new
+ * array when *OUT is NULL, else appended to *OUT.  The driver's own structures go
+ * into TMP.  0, or -1 on a database error. */
+int rkm_db_select_rows(request_rec *r, apr_pool_t *tmp, apr_pool_t *p, rkm_db *db, rk_query_id q,
+                      const char **args, int ncols, apr_array_header_t **out);
 
-/* Transactions (a write transaction begins with rk_db_begin_write, below): COMMIT,
+/* Run SQL, a constant statement that returns no rows.  0, or the driver's error
+ * (logged, unless it is QUIET). */
+int rkm_db_exec(request_rec *r, rkm_db *db, const char *sql, int quiet);
+
+/* mod_ranking_transaction.c.  Transactions (a write transaction begins with rkm_db_begin_write, below): COMMIT,
  * ROLLBACK, and savepoints by name.  0, or the driver's error (logged). */
-int rk_db_commit(request_rec *r, rk_db *db);
-int rk_db_rollback(request_rec *r, rk_db *db);
-int rk_db_savepoint(request_rec *r, rk_db *db, const char *name);
-int rk_db_rollback_to(request_rec *r, rk_db *db, const char *name);
-int rk_db_release(request_rec *r, rk_db *db, const char *name);
+int rkm_db_commit(request_rec *r, rkm_db *db);
+int rkm_db_rollback(request_rec *r, rkm_db *db);
+int rkm_db_savepoint(request_rec *r, rkm_db *db, const char *name);
+int rkm_db_rollback_to(request_rec *r, rkm_db *db, const char *name);
+int rkm_db_release(request_rec *r, rkm_db *db, const char *name);
 
 /* A read-only transaction, so that several selects see the same data (SQLite: a
  * deferred BEGIN, which takes no write lock; PostgreSQL: REPEATABLE READ).  End it
- * with rk_db_end_read, whatever happened in between. */
-int rk_db_begin_read(request_rec *r, rk_db *db);
-void rk_db_end_read(request_rec *r, rk_db *db);
+ * with rkm_db_end_read, whatever happened in between. */
+int rkm_db_begin_read(request_rec *r, rkm_db *db);
+void rkm_db_end_read(request_rec *r, rkm_db *db);
 
 /* The server's writers to a SQLite database, one at a time (a no-op for PostgreSQL):
  * no writer waits inside SQLite's busy handler while another thread of its process
  * holds the write lock.  The wait ends in time for one attempt at SQLite's lock
- * (RK_SQLITE_ATTEMPT_MS) before DEADLINE; rk_db_write_lock waits from now on
- * (RK_WRITE_WAIT_MS).  0, or -1 (logged) when the mutex was not taken. */
-int rk_db_write_lock_until(request_rec *r, rk_db *db, apr_time_t deadline);
-int rk_db_write_lock(request_rec *r, rk_db *db);
+ * (RK_SQLITE_ATTEMPT_MS) before DEADLINE; rkm_db_write_lock waits from now on
+ * (RKM_WRITE_WAIT_MS).  0, or -1 (logged) when the mutex was not taken. */
+/* The longest a writer of the module waits for the write lock, from the moment it
+ * queues (the child's group-commit queue, the ranking-write mutex, then SQLite's lock
+ * held by another process): past it the write answers 503 with Retry-After. */
+#define RKM_WRITE_WAIT_MS 5000
+
+int rkm_db_write_lock_until(request_rec *r, rkm_db *db, apr_time_t deadline);
+int rkm_db_write_lock(request_rec *r, rkm_db *db);
 /* BEGIN a write transaction (under the write mutex): on SQLite BEGIN IMMEDIATE,
  * tried again while another process holds the lock, as long as an attempt ends by
  * DEADLINE.  0, or the driver's error (RK_SQLITE_BUSY when the time is up). */
-int rk_db_begin_write(request_rec *r, rk_db *db, apr_time_t deadline);
-void rk_db_write_unlock(rk_db *db);
-
-/* Read the change counters into REV.  0, or -1 on a database error. */
-int rk_db_revision(request_rec *r, rk_db *db, rk_rev *rev);
-/* The change counters for a request: unless FRESH, from what any child of this server
- * read less than RankingRevisionCheck ago with no commit of this server since (shared
- * memory, rk_revshare.h), without the database; else read from the database (DB,
- * opened here when its dbd is NULL) and kept for the others.  1 (shared), 0 (read), or
- * -1 (logged). */
-int rk_db_revision_shared(request_rec *r, rk_db *db, rk_rev *rev, int fresh);
-/* A write of this server is done (rk_db_write_unlock calls it, after the commit or
- * the statements outside a transaction; the watcher when another server's change
- * shows): every child's next request reads the counters again. */
-void rk_db_changed(void);
+int rkm_db_begin_write(request_rec *r, rkm_db *db, apr_time_t deadline);
+/* Give the write mutex back: only through rkm_changes_write_done, which sends the
+ * committed signal (mod_ranking_changes.h). */
+void rkm_db_write_unlock(rkm_db *db);
 
 #endif

@@ -15,11 +15,11 @@
 extern module AP_MODULE_DECLARE_DATA ranking_module;
 
 /* mod_ranking.c declares the module with AP_DECLARE_MODULE, which says this itself */
-#ifndef RK_DECLARES_MODULE
+#ifndef RKM_DECLARES_MODULE
 APLOG_USE_MODULE(ranking);
 #endif
 
 /* The name of the handler a mount sets: SetHandler ranking */
-#define RK_HANDLER "ranking"
+#define RKM_HANDLER "ranking"
 
 #endif

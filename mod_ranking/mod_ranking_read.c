@@ -4,14 +4,16 @@
  * (mod_ranking_cache.c), and the preconditions (If-Match 412, If-None-Match 304) are
  * decided once the answer is known to exist. */
 #include "mod_ranking_read.h"
-#include "mod_ranking_board.h"
+#include "mod_ranking_answer.h"
+#include "mod_ranking_request.h"
+#include "mod_ranking_leaderboard.h"
 #include "mod_ranking_cache.h"
-#include "mod_ranking_live.h"
+#include "mod_ranking_stream.h"
 #include "rk_cache.h"
 #include "rk_cond.h"
 #include "rk_gzip.h"
 #include "rk_json.h"
-#include "rk_live.h"
+#include "rk_sse.h"
 #include "rk_mem.h"
 #include "rk_query.h"
 
@@ -66,7 +68,7 @@ static void filter_rows(apr_array_header_t *vals, int nf, const rk_resource *res
  * allocator would keep the freed memory for later requests of the connection (up to
  * MaxMemFree each), nor in malloc arenas, where a JSON tree of it used to be built.
  * The answer is written straight from the rows (rk_json_answer): sized, then written. */
-void *rk_build_answer(request_rec *r, rk_db *db, const rk_route *route, const char *key,
+void *rkm_build_answer(request_rec *r, rkm_db *db, const rk_route *route, const char *key,
                       const rk_list_query *lq, int *status, size_t *len)
 {
     const rk_route_def *def = rk_route_def_of(route->id);
@@ -83,12 +85,12 @@ void *rk_build_answer(request_rec *r, rk_db *db, const rk_route *route, const ch
     char *out = NULL;
 
     *status = HTTP_INTERNAL_SERVER_ERROR;
-    if (!(p = rk_db_rows_pool(r))) {
+    if (!(p = rkm_db_rows_pool(r))) {
         return NULL;
     }
     vals = apr_array_make(p, 64, nf * (int)sizeof(const char *));   /* one row each */
     rk_route_args(route, args);
-    if (rk_db_select(r, p, db, def->query, args, &rs) != 0) {
+    if (rkm_db_select(r, p, db, def->query, args, &rs) != 0) {
         *status = HTTP_SERVICE_UNAVAILABLE;
         apr_pool_destroy(p);
         return NULL;
@@ -98,12 +100,12 @@ void *rk_build_answer(request_rec *r, rk_db *db, const rk_route *route, const ch
         const char **v;
 
         found = 1;
-        if ((!def->list && vals->nelts) || (skip && !rk_db_col(db, row, skip))) {
+        if ((!def->list && vals->nelts) || (skip && !rkm_db_col(db, row, skip))) {
             continue;   /* drain; or the parent without children */
         }
         v = apr_array_push(vals);
         for (i = 0; i < nf; i++) {
-            const char *c = rk_db_col(db, row, skip + i);
+            const char *c = rkm_db_col(db, row, skip + i);
             v[i] = c ? apr_pstrdup(p, c) : NULL;
         }
     }
@@ -134,7 +136,7 @@ void *rk_build_answer(request_rec *r, rk_db *db, const rk_route *route, const ch
 
 /* The answer cache's key of a read: the database, the route, its ids and the
  * query parameters that change the answer. */
-static const char *answer_key(request_rec *r, const rk_req *rq, const char *division,
+static const char *answer_key(request_rec *r, const rkm_req *rq, const char *division,
                               const rk_list_query *lq)
 {
     const char *key = apr_pstrcat(r->pool, rq->rev.epoch, "|", rk_route_name(rq->route.id), NULL);
@@ -181,26 +183,26 @@ static const void *cached_or_built(const char *key, apr_uint64_t rev, make_fn *m
     const void *value;
     void *made;
 
-    if ((value = rk_answer_acquire(key, rev, len)) != NULL) {
+    if ((value = rkm_answer_acquire(key, rev, len)) != NULL) {
         return value;
     }
-    lock = rk_build_lock(key);
-    if (!lock || (value = rk_answer_acquire(key, rev, len)) == NULL) {
+    lock = rkm_build_lock(key);
+    if (!lock || (value = rkm_answer_acquire(key, rev, len)) == NULL) {
         if ((made = make(ctx, status, len)) != NULL) {
             /* the cache takes a reference of its own: ours goes with the answer */
-            rk_answer_insert(rev, made);
+            rkm_answer_insert(rev, made);
         }
         value = made;
     }
-    rk_build_unlock(lock);
+    rkm_build_unlock(lock);
     return value;
 }
 
 /* What an answer is built from (make_answer). */
 typedef struct {
     request_rec *r;
-    rk_req *rq;
-    rk_db *db;
+    rkm_req *rq;
+    rkm_db *db;
     const char *key, *division;
     const rk_list_query *lq;
 } answer_ctx;
@@ -210,19 +212,19 @@ static void *make_answer(void *ctxv, int *status, size_t *len)
     answer_ctx *a = ctxv;
     int rv;
 
-    if (!a->db->dbd && (rv = rk_db_open(a->r, a->db)) != OK) {
+    if (!a->db->dbd && (rv = rkm_db_open(a->r, a->db)) != OK) {
         *status = rv;
         return NULL;
     }
 
-    return rk_route_def_of(a->rq->route.id)->answer == RK_ANSWER_BOARD
-           ? rk_board_build(a->r, a->db, &a->rq->route, a->division, a->key, status, len)
-           : rk_build_answer(a->r, a->db, &a->rq->route, a->key, a->lq, status, len);
+    return rk_route_def_of(a->rq->route.id)->answer == RK_ANSWER_LEADERBOARD
+           ? rkm_leaderboard_build(a->r, a->db, &a->rq->route, a->division, a->key, status, len)
+           : rkm_build_answer(a->r, a->db, &a->rq->route, a->key, a->lq, status, len);
 }
 
 /* The answer of KEY for the request's revision, from the cache or built.  NULL with
  * *STATUS (404, 503, 500) when there is none. */
-static const void *answer_of(request_rec *r, rk_req *rq, rk_db *db, const char *key,
+static const void *answer_of(request_rec *r, rkm_req *rq, rkm_db *db, const char *key,
                              const char *division, const rk_list_query *lq, size_t *len,
                              int *status)
 {
@@ -230,12 +232,12 @@ static const void *answer_of(request_rec *r, rk_req *rq, rk_db *db, const char *
     const void *value;
 
     if (rq->rev_shared) {
-        if ((value = rk_answer_acquire(key, rq->rev.data, len)) != NULL) {
+        if ((value = rkm_answer_acquire(key, rq->rev.data, len)) != NULL) {
             return value;
         }
         /* to be built: from the database's rows, so with its counters (else a change
          * through another server would be shown under the former ETag) */
-        if (rk_request_revision_fresh(r, db, rq) != 0) {
+        if (rkm_request_revision_fresh(r, db, rq) != 0) {
             *status = HTTP_SERVICE_UNAVAILABLE;
             return NULL;
         }
@@ -261,16 +263,6 @@ static void list_headers(request_rec *r, const void *value, const rk_list_query 
     }
 }
 
-/* A long poll's answer once it has waited: the revision read again, the new answer
- * (200) or still the same ETag (304). */
-static int reread(request_rec *r, rk_req *rq)
-{
-    rq->have_rev = 0;
-    rq->waited = 1;
-    apr_table_unset(r->headers_out, "ETag");
-    return rk_read(r, rq);
-}
-
 /* The strong ETag of a lane's answer V (one voie or line): the lane's own tag, which
  * changes only when that lane changes (rk_lane_etag), so that a conditional write is
  * not refused because another lane of a busy competition changed.  NULL when V is not
@@ -290,6 +282,24 @@ static const char *lane_answer_etag(request_rec *r, const char *epoch, const voi
 static int is_lane_route(rk_route_id id)
 {
     return id == RK_ROUTE_A_VOIE || id == RK_ROUTE_B_LINE;
+}
+
+/* The strong ETag of the answer VALUE of KEY: one per data revision, and per
+ * parameter set (DIVISION, LQ); a lane's own (lane_answer_etag).  NULL when a lane's
+ * answer is not of the expected shape. */
+static const char *answer_etag(request_rec *r, const rkm_req *rq, const char *key,
+                               const char *division, const rk_list_query *lq,
+                               const void *value, size_t len)
+{
+    const char *etag;
+
+    if (is_lane_route(rq->route.id)) {
+        return lane_answer_etag(r, rq->rev.epoch, value, len);
+    }
+    etag = apr_psprintf(r->pool, "\"%s-%" APR_UINT64_T_FMT, rq->rev.epoch, rq->rev.data);
+    return division ? apr_psprintf(r->pool, "%s-d%08x\"", etag, rk_cache_hash(division))
+           : lq->given ? apr_psprintf(r->pool, "%s-q%08x\"", etag, rk_cache_hash(strchr(key, '?')))
+           : apr_pstrcat(r->pool, etag, "\"", NULL);
 }
 
 /* What a gzip coding is made of (make_gzip): the plain answer. */
@@ -339,7 +349,7 @@ static const void *gzipped(request_rec *r, const char *key, apr_uint64_t rev, co
  * exist is 404 whatever the preconditions say (a 304 or a 412 would tell a client that
  * something is there); then If-Match (412) and If-None-Match (304, or a long poll).
  * An answer is built once per data revision: a 304 costs a cache lookup. */
-int rk_read(request_rec *r, rk_req *rq)
+int rkm_read(request_rec *r, rkm_req *rq)
 {
     const rk_route_def *def = rk_route_def_of(rq->route.id);
     const char *key, *division = NULL, *etag, *plain;
@@ -349,9 +359,15 @@ int rk_read(request_rec *r, rk_req *rq)
     unsigned qp = list_params(rq->route.id);
     rk_list_query lq;
     rk_cond cond;
-    rk_db db;
+    rkm_db db;
 
     memset(&lq, 0, sizeof(lq));
+    if (rq->waited) {
+        /* a long poll's answer once it has waited (mod_ranking_stream.c): the
+         * revision read again, the new answer (200) or still the same ETag (304) */
+        rq->have_rev = 0;
+        apr_table_unset(r->headers_out, "ETag");
+    }
 
     /* the answer's coding depends on Accept-Encoding, whatever the answer; in the
      * table of the other Vary values (Origin, Prefer), so that one Vary header names
@@ -362,20 +378,20 @@ int rk_read(request_rec *r, rk_req *rq)
     /* the connection is opened when the database is asked: an answer in the cache,
      * with the change counters shared by the children, needs none */
     memset(&db, 0, sizeof(db));
-    if (def->answer == RK_ANSWER_BOARD) {
+    if (def->answer == RK_ANSWER_LEADERBOARD) {
         size_t n = r->args ? strlen(r->args) + 1 : 1;
 
         /* a bad query of a path that exists is 400; of one that does not, 404 */
         if (rk_query_get(r->args, "division", apr_palloc(r->pool, n), n, &division) < 0) {
-            if ((rv = rk_db_open(r, &db)) == OK) {
-                rv = rk_board_exists(r, &db, &rq->route);
+            if ((rv = rkm_db_open(r, &db)) == OK) {
+                rv = rkm_leaderboard_exists(r, &db, &rq->route);
             }
-            return rv == OK ? rk_send_error(r, HTTP_BAD_REQUEST, "Invalid query")
-                            : rk_send_status(r, rv);
+            return rv == OK ? rkm_send_error(r, HTTP_BAD_REQUEST, "Invalid query")
+                            : rkm_send_status(r, rv);
         }
     }
-    if (rk_request_revision(r, &db, rq) != 0) {
-        return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
+    if (rkm_request_revision(r, &db, rq) != 0) {
+        return rkm_send_status(r, HTTP_SERVICE_UNAVAILABLE);
     }
     if (qp) {
         size_t n = 3 * ((r->args ? strlen(r->args) : 0) + 1);
@@ -384,30 +400,21 @@ int rk_read(request_rec *r, rk_req *rq)
             /* a bad query of a list that exists is 400; of one that does not, 404 */
             if ((value = answer_of(r, rq, &db, answer_key(r, rq, NULL, NULL), NULL, NULL,
                                    &len, &status)) == NULL) {
-                return rk_send_status(r, status);
+                return rkm_send_status(r, status);
             }
             rk_cache_release(value);
-            return rk_send_error(r, HTTP_BAD_REQUEST, "Invalid query");
+            return rkm_send_error(r, HTTP_BAD_REQUEST, "Invalid query");
         }
     }
     key = answer_key(r, rq, division, &lq);
     if ((value = answer_of(r, rq, &db, key, division, &lq, &len, &status)) == NULL) {
-        return rk_send_status(r, status);   /* 404 (or 503, 500) first */
+        return rkm_send_status(r, status);   /* 404 (or 503, 500) first */
     }
-    /* one strong ETag per data revision, and per parameter set; a lane's own */
-    if (is_lane_route(rq->route.id)) {
-        etag = lane_answer_etag(r, rq->rev.epoch, value, len);
-    }
-    else {
-        etag = apr_psprintf(r->pool, "\"%s-%" APR_UINT64_T_FMT, rq->rev.epoch, rq->rev.data);
-        etag = division ? apr_psprintf(r->pool, "%s-d%08x\"", etag, rk_cache_hash(division))
-               : lq.given ? apr_psprintf(r->pool, "%s-q%08x\"", etag, rk_cache_hash(strchr(key, '?')))
-               : apr_pstrcat(r->pool, etag, "\"", NULL);
-    }
+    etag = answer_etag(r, rq, key, division, &lq, value, len);
     if (!etag) {
         rk_cache_release(value);
         ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "a lane answer of an unexpected shape");
-        return rk_send_status(r, HTTP_INTERNAL_SERVER_ERROR);
+        return rkm_send_status(r, HTTP_INTERNAL_SERVER_ERROR);
     }
     /* the coding: gzip from RK_GZIP_MIN bytes when the client allows it (or when it
      * refuses the answer as it is), with an ETag of its own */
@@ -415,7 +422,7 @@ int rk_read(request_rec *r, rk_req *rq)
     gz = (enc & RK_ENC_GZIP) && (len >= RK_GZIP_MIN || !(enc & RK_ENC_IDENTITY));
     if (!gz && !(enc & RK_ENC_IDENTITY)) {
         rk_cache_release(value);
-        return rk_send_error(r, HTTP_NOT_ACCEPTABLE, "Not acceptable");
+        return rkm_send_error(r, HTTP_NOT_ACCEPTABLE, "Not acceptable");
     }
     plain = etag;
     if (gz) {
@@ -425,7 +432,7 @@ int rk_read(request_rec *r, rk_req *rq)
                         apr_table_get(r->headers_in, "If-None-Match"), etag, 1);
     if (cond == RK_COND_FAILED) {
         rk_cache_release(value);
-        return rk_send_status(r, HTTP_PRECONDITION_FAILED);
+        return rkm_send_status(r, HTTP_PRECONDITION_FAILED);
     }
     apr_table_setn(r->headers_out, "ETag", etag);
     if (cond == RK_COND_NOT_MODIFIED) {
@@ -434,7 +441,8 @@ int rk_read(request_rec *r, rk_req *rq)
         rk_cache_release(value);
         /* a long poll: If-None-Match holds the current ETag, wait for a change */
         if (wait > 0 && apr_table_get(r->headers_in, "If-None-Match")) {
-            return rk_live_wait(r, rq, wait, reread);
+            rv = rkm_stream_wait(r, rq, wait);
+            return rv == RKM_WAIT_OVER ? rkm_read(r, rq) : rv;
         }
         r->status = HTTP_NOT_MODIFIED;
         return OK;
@@ -448,9 +456,9 @@ int rk_read(request_rec *r, rk_req *rq)
         if (z) {
             rk_cache_release(value);
             apr_table_setn(r->headers_out, "Content-Encoding", "gzip");
-            return rk_send_value(r, z, gzlen);
+            return rkm_send_value(r, z, gzlen);
         }
         apr_table_setn(r->headers_out, "ETag", plain);   /* sent as it is */
     }
-    return rk_send_value(r, value, len);
+    return rkm_send_value(r, value, len);
 }

@@ -4,18 +4,21 @@
 #define MOD_RANKING_READ_H
 
 #include "mod_ranking_private.h"
-#include "mod_ranking_http.h"
+#include "mod_ranking_db.h"
+
+struct rkm_req;
 #include "rk_query.h"
+#include "rk_router.h"
 
 /* GET or HEAD of a read route. */
-int rk_read(request_rec *r, rk_req *rq);
+int rkm_read(request_rec *r, struct rkm_req *rq);
 
 /* The answer of ROUTE (a read route) written into a value of its exact size
  * (rk_cache_value_new under KEY; KEY NULL: a value only sent, never cached), the
  * caller holding its reference; or NULL with *STATUS 404, 503 or 500.  A list is
  * filtered and paged as LQ says (NULL: whole), the number of rows its filters select
  * kept with the value (rk_cache_value_meta, for X-Total-Count). */
-void *rk_build_answer(request_rec *r, rk_db *db, const rk_route *route, const char *key,
+void *rkm_build_answer(request_rec *r, rkm_db *db, const rk_route *route, const char *key,
                       const rk_list_query *lq, int *status, size_t *len);
 
 #endif

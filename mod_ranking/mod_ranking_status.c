@@ -12,25 +12,31 @@
 #include "mod_status.h"
 #include "ap_mpm.h"
 
-#include "mod_ranking_db.h"
+#include "mod_ranking_shared.h"
 #include "mod_ranking_status.h"
 
 static rk_stats_child own;          /* until the slot is claimed, or without a table */
-rk_stats_child *rk_stats = &own;
+rk_stats_child *rkm_stats = &own;
 static rk_stats_table *table;
 
-int rk_status_post_config(apr_pool_t *pconf, server_rec *s)
+static int status_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
+                              server_rec *s)
 {
     int daemons = 0;
     size_t n;
 
+    (void)plog;
+    (void)ptemp;
+    if (ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_PRE_CONFIG) {
+        return OK;   /* the first, dry run of the configuration */
+    }
     ap_mpm_query(AP_MPMQ_HARD_LIMIT_DAEMONS, &daemons);
     n = 2 * (size_t)(daemons > 0 ? daemons : 16) + 2;
-    if (!rk_shared_map(pconf, s, rk_stats_size(n), (void **)&table, "server-status table")) {
-        return -1;
+    if (!rkm_shared_map(pconf, s, rk_stats_size(n), (void **)&table, "server-status table")) {
+        return HTTP_INTERNAL_SERVER_ERROR;
     }
     rk_stats_init(table, n);
-    return 0;
+    return OK;
 }
 
 /* 0 when process PID is gone */
@@ -42,11 +48,11 @@ static int alive(int32_t pid)
 static apr_status_t release_slot(void *c)
 {
     rk_stats_release(c, (int32_t)getpid());
-    rk_stats = &own;
+    rkm_stats = &own;
     return APR_SUCCESS;
 }
 
-void rk_status_child_init(apr_pool_t *pchild, server_rec *s)
+static void status_child_init(apr_pool_t *pchild, server_rec *s)
 {
     rk_stats_child *c;
 
@@ -58,7 +64,7 @@ void rk_status_child_init(apr_pool_t *pchild, server_rec *s)
                      "server-status table: this child's figures are not shown");
         return;
     }
-    rk_stats = c;
+    rkm_stats = c;
     apr_pool_cleanup_register(pchild, c, release_slot, apr_pool_cleanup_null);
 }
 
@@ -75,7 +81,9 @@ static int status_hook(request_rec *r, int flags)
     return OK;
 }
 
-void rk_status_register_hooks(void)
+void rkm_status_register_hooks(void)
 {
+    ap_hook_post_config(status_post_config, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_child_init(status_child_init, NULL, NULL, APR_HOOK_MIDDLE);
     APR_OPTIONAL_HOOK(ap, status_hook, status_hook, NULL, NULL, APR_HOOK_MIDDLE);
 }

@@ -8,15 +8,12 @@
 /* This child's figures (a slot of the shared table; a private one until child_init
  * has claimed it, or when there is no table): never NULL, so that counting needs no
  * test. */
-extern rk_stats_child *rk_stats;
+extern rk_stats_child *rkm_stats;
 
-/* post_config: map the table (one slot per possible child, twice over for the
- * children of an older generation that finish during a graceful restart).  0, or -1
- * (logged). */
-int rk_status_post_config(apr_pool_t *pconf, server_rec *s);
-/* child_init: claim this child's slot, given back when the child exits. */
-void rk_status_child_init(apr_pool_t *pchild, server_rec *s);
-/* register_hooks: mod_status's status_hook (optional: nothing without mod_status). */
-void rk_status_register_hooks(void);
+/* register_hooks: post_config maps the table (one slot per possible child, twice over
+ * for the children of an older generation that finish during a graceful restart);
+ * child_init claims this child's slot, given back when the child exits; and
+ * mod_status's status_hook (optional: nothing without mod_status). */
+void rkm_status_register_hooks(void);
 
 #endif

@@ -10,11 +10,14 @@
  * allocates a job's results in the job's request pool while that request's thread
  * waits, so a pool is never used by two threads at once.  PostgreSQL groups them the
  * same way: there every write transaction locks the one revision row first (see
- * rk_db_begin_write), so writers serialise there too, and each commit waits for its
+ * rkm_db_begin_write), so writers serialise there too, and each commit waits for its
  * WAL flush; one transaction per group makes one flush per group. */
 #include "mod_ranking_write.h"
+#include "mod_ranking_answer.h"
+#include "mod_ranking_body.h"
+#include "mod_ranking_request.h"
 #include "mod_ranking_status.h"
-#include "mod_ranking_live.h"
+#include "mod_ranking_changes.h"
 #include "rk_body.h"
 #include "rk_cache.h"
 #include "rk_cond.h"
@@ -27,12 +30,12 @@
 
 /* The lane of ROUTE as the API shows it, into V (LANE_FIELDS values in r->pool): 1,
  * 0 when there is none, -1 on a database error. */
-static int lane_row(request_rec *r, rk_db *db, const rk_route *route, const char **v)
+static int lane_row(request_rec *r, rkm_db *db, const rk_route *route, const char **v)
 {
     const char *args[RK_MAX_IDS];
 
     rk_route_args(route, args);
-    return rk_db_select_one(r, db, RK_Q_A_VOIE, args, v, LANE_FIELDS);
+    return rkm_db_select_one(r, db, RK_Q_A_VOIE, args, v, LANE_FIELDS);
 }
 
 static const char *lane_json(request_rec *r, const char *const *v)
@@ -47,7 +50,7 @@ static const char *lane_json(request_rec *r, const char *const *v)
 
 /* The lane's strong ETag from its row V (LANE_FIELDS values): the tag a GET of the
  * voie (or line) shows (rk_lane_etag of the same object bytes). */
-static const char *lane_etag(request_rec *r, const rk_req *rq, const char *lane_obj)
+static const char *lane_etag(request_rec *r, const rkm_req *rq, const char *lane_obj)
 {
     return rk_lane_etag(rq->rev.epoch, lane_obj, strlen(lane_obj),
                         apr_palloc(r->pool, RK_LANE_ETAG_MAX));
@@ -61,7 +64,7 @@ static int has_conditions(request_rec *r)
     return apr_table_get(r->headers_in, "If-Match") || apr_table_get(r->headers_in, "If-None-Match");
 }
 
-static rk_cond write_cond(request_rec *r, const rk_req *rq, const char *lane_obj)
+static rk_cond write_cond(request_rec *r, const rkm_req *rq, const char *lane_obj)
 {
     const char *etag = lane_etag(r, rq, lane_obj);
 
@@ -72,36 +75,10 @@ static rk_cond write_cond(request_rec *r, const rk_req *rq, const char *lane_obj
                         apr_table_get(r->headers_in, "If-None-Match"), etag, 0);
 }
 
-/* Record a change of the lane of ROUTE in the change log, inside the transaction of
- * the change: when, who, what, the lane before and after (NULL: deleted).  0, or the
- * driver's error. */
-static int record(request_rec *r, rk_db *db, const rk_route *route, const char *action,
-                  const char *before, const char *after)
-{
-    char at[32];
-    apr_size_t n;
-    apr_time_exp_t t;
-    const char *args[9];
-    int nrows;
-
-    apr_time_exp_gmt(&t, r->request_time);
-    apr_strftime(at, &n, sizeof(at), "%Y-%m-%dT%H:%M:%SZ", &t);
-    args[0] = route->ids[RK_ID_COMPETITION];
-    args[1] = route->ids[1];   /* the zone */
-    args[2] = route->ids[RK_ID_A_HEAT];
-    args[3] = route->ids[RK_ID_A_LANE];
-    args[4] = at;
-    args[5] = r->user ? r->user : "";
-    args[6] = action;
-    args[7] = before;
-    args[8] = after ? after : "";
-    return rk_db_query(r, db, RK_Q_HISTORY_INSERT, args, &nrows, APLOG_ERR);
-}
-
 typedef struct {
     rk_group_job link;    /* first: a batch is a list of these */
     request_rec *r;
-    rk_req *rq;
+    rkm_req *rq;
     rk_lane_patch *patch;
     int status;           /* HTTP_OK, or the error answer's status */
     const char *err;      /* its message (NULL: the status's own) */
@@ -112,7 +89,7 @@ typedef struct {
 
 static rk_group *group;   /* this child's queue; NULL: each PUT commits on its own */
 
-void rk_write_child_init(apr_pool_t *p, server_rec *s)
+static void write_child_init(apr_pool_t *p, server_rec *s)
 {
     if ((group = rk_group_create(p)) == NULL) {
         ap_log_error(APLOG_MARK, APLOG_WARNING, 0, s, "mod_ranking: no lane write queue: "
@@ -124,7 +101,7 @@ void rk_write_child_init(apr_pool_t *p, server_rec *s)
  * answer, or the error status and message.  1 when the update reached the database
  * and was refused there (a UNIQUE constraint, or a failure): the caller looks for
  * the lane in the way once the savepoint is rolled back. */
-static int apply(rk_db *db, put_job *job, rk_lane_args *la)
+static int apply(rkm_db *db, put_job *job, rk_lane_args *la)
 {
     request_rec *r = job->r;
     const rk_route *route = &job->rq->route;
@@ -137,7 +114,7 @@ static int apply(rk_db *db, put_job *job, rk_lane_args *la)
 
     rk_route_args(route, args);
     /* lane id, lane_count, the heat's WOD's scoring and time_cap */
-    switch (rk_db_select_one(r, db, RK_Q_LANE_FOR_UPDATE, args, lane, 4)) {
+    switch (rkm_db_select_one(r, db, RK_Q_LANE_FOR_UPDATE, args, lane, 4)) {
     case -1: job->status = HTTP_SERVICE_UNAVAILABLE; return 0;
     case 0:  job->status = HTTP_NOT_FOUND; return 0;   /* deleted meanwhile */
     }
@@ -167,7 +144,7 @@ static int apply(rk_db *db, put_job *job, rk_lane_args *la)
     }
     if ((patch->set & RK_LANE_SET_SPOT) && !patch->spot_null) {
         const char *sargs[2] = { route->ids[RK_ID_COMPETITION], patch->spot_id };
-        switch (rk_db_select_one(r, db, RK_Q_SPOT_IN_COMPETITION, sargs, found_spot, 1)) {
+        switch (rkm_db_select_one(r, db, RK_Q_SPOT_IN_COMPETITION, sargs, found_spot, 1)) {
         case -1: job->status = HTTP_SERVICE_UNAVAILABLE; return 0;
         case 0:
             job->status = HTTP_BAD_REQUEST;
@@ -176,14 +153,14 @@ static int apply(rk_db *db, put_job *job, rk_lane_args *la)
         }
     }
     rk_lane_args_pack(patch, route->ids[RK_ID_A_HEAT], route->ids[RK_ID_A_LANE], la);
-    if (rk_db_query(r, db, RK_Q_LANE_UPDATE, la->update, &nrows, APLOG_INFO) != 0) {
+    if (rkm_db_query(r, db, RK_Q_LANE_UPDATE, la->update, &nrows, APLOG_INFO) != 0) {
         job->status = HTTP_SERVICE_UNAVAILABLE;
         return 1;
     }
     /* the lane as stored: the answer, its ETag, and the change log's "after" */
-    if (nrows != 1 || lane_row(r, db, route, after) != 1
+    if (lane_row(r, db, route, after) != 1
         || !(after_obj = lane_json(r, after))
-        || record(r, db, route, "update", lane_json(r, before), after_obj) != 0
+        || rkm_changes_record(r, db, route, nrows, "update", lane_json(r, before), after_obj) != 0
         || !(job->etag = lane_etag(r, job->rq, after_obj))) {
         job->status = HTTP_SERVICE_UNAVAILABLE;
         return 0;
@@ -199,14 +176,14 @@ static int apply(rk_db *db, put_job *job, rk_lane_args *la)
 
 /* One job inside its savepoint; a refused job changes nothing.  0, or -1 when the
  * transaction itself failed (the whole batch is then rolled back). */
-static int put_one(request_rec *leader, rk_db *db, put_job *job)
+static int put_one(request_rec *leader, rkm_db *db, put_job *job)
 {
     request_rec *r = job->r;
     rk_lane_args la;
     const char *cnt[1];
     int refused;
 
-    if (rk_db_savepoint(leader, db, SAVEPOINT) != 0) {
+    if (rkm_db_savepoint(leader, db, SAVEPOINT) != 0) {
         return -1;
     }
     refused = apply(db, job, &la);
@@ -214,23 +191,23 @@ static int put_one(request_rec *leader, rk_db *db, put_job *job)
         rk_cache_release(job->answer);
         job->answer = NULL;
         /* undo it (PostgreSQL refuses any statement before that) */
-        if (rk_db_rollback_to(leader, db, SAVEPOINT) != 0) {
+        if (rkm_db_rollback_to(leader, db, SAVEPOINT) != 0) {
             return -1;
         }
     }
-    if (refused && rk_db_select_one(r, db, RK_Q_LANE_CONFLICT, la.conflict, cnt, 1) == 1
+    if (refused && rkm_db_select_one(r, db, RK_Q_LANE_CONFLICT, la.conflict, cnt, 1) == 1
         && cnt[0] && apr_atoi64(cnt[0]) > 0) {
         job->status = HTTP_CONFLICT;
         job->err = (job->patch->set & RK_LANE_SET_NUMBER)
             ? "Conflict: the lane number or the spot is already used in this heat"
             : "Conflict: the spot is already in another lane of this heat";
     }
-    return rk_db_release(leader, db, SAVEPOINT) == 0 ? 0 : -1;
+    return rkm_db_release(leader, db, SAVEPOINT) == 0 ? 0 : -1;
 }
 
 typedef struct {
     request_rec *r;   /* the leader's request, for the transaction's own log lines */
-    rk_db *db;        /* the leader's connection */
+    rkm_db *db;        /* the leader's connection */
 } batch_ctx;
 
 /* Run the jobs of BATCH in one transaction and commit it.  Each job ends with its
@@ -239,7 +216,7 @@ static void put_batch(void *ctxv, rk_group_job *batch)
 {
     batch_ctx *ctx = ctxv;
     request_rec *r = ctx->r;
-    rk_db *db = ctx->db;
+    rkm_db *db = ctx->db;
     rk_group_job *l;
     apr_time_t deadline;
     int locked, begun = 0, failed, n = 0, refused = 0;
@@ -253,20 +230,20 @@ static void put_batch(void *ctxv, rk_group_job *batch)
     }
     /* the earliest deadline of the batch: no writer waits past its own */
     deadline = rk_group_batch_deadline(batch);
-    locked = rk_db_write_lock_until(r, db, deadline) == 0;
-    begun = locked && rk_db_begin_write(r, db, deadline) == 0;
+    locked = rkm_db_write_lock_until(r, db, deadline) == 0;
+    begun = locked && rkm_db_begin_write(r, db, deadline) == 0;
     failed = !begun;
     for (l = batch; l && !failed; l = l->next) {
         failed = put_one(r, db, (put_job *)l) != 0;
     }
-    if (!failed && rk_db_commit(r, db) != 0) {
+    if (!failed && rkm_db_commit(r, db) != 0) {
         failed = 1;
     }
     if (failed && begun) {
-        rk_db_rollback(r, db);
+        rkm_db_rollback(r, db);
     }
     if (locked) {
-        rk_db_write_unlock(db);
+        rkm_changes_write_done(db);
     }
     for (l = batch; l; l = l->next) {
         put_job *j = (put_job *)l;
@@ -283,14 +260,14 @@ static void put_batch(void *ctxv, rk_group_job *batch)
         refused += j->status != HTTP_OK;
     }
     if (!failed) {
-        rk_stats_add(&rk_stats->commit_groups, 1);
-        rk_stats_add(&rk_stats->commit_lanes, n - refused);
+        rk_stats_add(&rkm_stats->commit_groups, 1);
+        rk_stats_add(&rkm_stats->commit_lanes, n - refused);
     }
     ap_log_rerror(APLOG_MARK, APLOG_TRACE1, 0, r, "lane writes: %d in one transaction, "
                   "%d refused, %s", n, refused, failed ? "rolled back" : "committed");
 }
 
-int rk_put_lane(request_rec *r, rk_req *rq)
+int rkm_put_lane(request_rec *r, rkm_req *rq)
 {
     const char *args[RK_MAX_IDS], *lane[2], *now[LANE_FIELDS];
     put_job *job = apr_pcalloc(r->pool, sizeof(*job));
@@ -298,60 +275,59 @@ int rk_put_lane(request_rec *r, rk_req *rq)
     char *body;
     apr_size_t len;
     int rv;
-    rk_db db;
+    rkm_db db;
 
-    if ((rv = rk_db_open(r, &db)) != OK) {
-        return rk_send_status(r, rv);
+    if ((rv = rkm_db_open(r, &db)) != OK) {
+        return rkm_send_status(r, rv);
     }
     /* the database's epoch, for the lane's ETag (read once per request) */
-    if (rk_request_revision(r, &db, rq) != 0) {
-        return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
+    if (rkm_request_revision(r, &db, rq) != 0) {
+        return rkm_send_status(r, HTTP_SERVICE_UNAVAILABLE);
     }
     /* 404 before the body is read; the transaction checks again */
     rk_route_args(&rq->route, args);
-    switch (rk_db_select_one(r, &db, RK_Q_LANE_FOR_UPDATE, args, lane, 2)) {
-    case -1: return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
-    case 0:  return rk_send_status(r, HTTP_NOT_FOUND);
+    switch (rkm_db_select_one(r, &db, RK_Q_LANE_FOR_UPDATE, args, lane, 2)) {
+    case -1: return rkm_send_status(r, HTTP_SERVICE_UNAVAILABLE);
+    case 0:  return rkm_send_status(r, HTTP_NOT_FOUND);
     }
     /* 412 before the body (415, 413, 400) when the lane already fails the
      * preconditions; the transaction checks again */
     if (has_conditions(r)) {
         switch (lane_row(r, &db, &rq->route, now)) {
-        case -1: return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
-        case 0:  return rk_send_status(r, HTTP_NOT_FOUND);
+        case -1: return rkm_send_status(r, HTTP_SERVICE_UNAVAILABLE);
+        case 0:  return rkm_send_status(r, HTTP_NOT_FOUND);
         }
         if (write_cond(r, rq, lane_json(r, now)) == RK_COND_FAILED) {
-            return rk_send_status(r, HTTP_PRECONDITION_FAILED);
+            return rkm_send_status(r, HTTP_PRECONDITION_FAILED);
         }
     }
-    if ((rv = rk_take_json_body(r, &body, &len)) != OK) {
+    if ((rv = rkm_take_json_body(r, &body, &len)) != OK) {
         return rv;
     }
     job->r = r;
     job->rq = rq;
     job->patch = apr_pcalloc(r->pool, sizeof(*job->patch));
     if (rk_lane_patch_parse(body, len, job->patch, &job->err) != 0) {
-        return rk_send_error(r, HTTP_BAD_REQUEST, job->err);
+        return rkm_send_error(r, HTTP_BAD_REQUEST, job->err);
     }
     ctx.r = r;
     ctx.db = &db;
     /* the whole wait for the write lock (queue, mutex, SQLite) ends by then */
-    job->link.deadline = apr_time_now() + apr_time_from_msec(RK_WRITE_WAIT_MS);
+    job->link.deadline = apr_time_now() + apr_time_from_msec(RKM_WRITE_WAIT_MS);
     job->link.next = NULL;
     if (group) {
         if (rk_group_submit(group, &job->link, job->link.deadline, put_batch, &ctx) != 0) {
             ap_log_rerror(APLOG_MARK, APLOG_WARNING, 0, r, "lane write: still queued "
-                          "behind another write after %d ms: gave up", RK_WRITE_WAIT_MS);
-            return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
+                          "behind another write after %d ms: gave up", RKM_WRITE_WAIT_MS);
+            return rkm_send_status(r, HTTP_SERVICE_UNAVAILABLE);
         }
     }
     else {
         put_batch(&ctx, &job->link);
     }
     if (job->status != HTTP_OK) {
-        return rk_send_error(r, job->status, job->err);
+        return rkm_send_error(r, job->status, job->err);
     }
-    rk_live_poke();
     ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "lane %s of heat %s changed by %s:%s%s%s%s",
                   rq->route.ids[RK_ID_A_LANE], rq->route.ids[RK_ID_A_HEAT],
                   r->user ? r->user : "-",
@@ -360,57 +336,61 @@ int rk_put_lane(request_rec *r, rk_req *rq)
                   (job->patch->set & RK_LANE_SET_SCORE) ? " score" : "",
                   (job->patch->set & RK_LANE_SET_TIEBREAK) ? " tiebreak" : "");
     apr_table_setn(r->headers_out, "ETag", job->etag);
-    return rk_send_value(r, job->answer, job->len);
+    return rkm_send_value(r, job->answer, job->len);
 }
 
-int rk_delete_lane(request_rec *r, rk_req *rq)
+int rkm_delete_lane(request_rec *r, rkm_req *rq)
 {
     const char *args[RK_MAX_IDS], *before[LANE_FIELDS];
     int rv, nrows = 0, found = -1, begun, failed_cond = 0;
     apr_time_t deadline;
-    rk_db db;
+    rkm_db db;
 
-    if ((rv = rk_db_open(r, &db)) != OK) {
-        return rk_send_status(r, rv);
+    if ((rv = rkm_db_open(r, &db)) != OK) {
+        return rkm_send_status(r, rv);
     }
-    if (has_conditions(r) && rk_request_revision(r, &db, rq) != 0) {
-        return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);   /* the epoch of the ETag */
+    if (has_conditions(r) && rkm_request_revision(r, &db, rq) != 0) {
+        return rkm_send_status(r, HTTP_SERVICE_UNAVAILABLE);   /* the epoch of the ETag */
     }
     rk_route_args(&rq->route, args);
-    deadline = apr_time_now() + apr_time_from_msec(RK_WRITE_WAIT_MS);
-    if (rk_db_write_lock_until(r, &db, deadline) != 0) {
-        return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
+    deadline = apr_time_now() + apr_time_from_msec(RKM_WRITE_WAIT_MS);
+    if (rkm_db_write_lock_until(r, &db, deadline) != 0) {
+        return rkm_send_status(r, HTTP_SERVICE_UNAVAILABLE);
     }
     /* the lane, gone, and its last state in the change log: all or nothing */
-    begun = rk_db_begin_write(r, &db, deadline) == 0;
+    begun = rkm_db_begin_write(r, &db, deadline) == 0;
     if (begun && (found = lane_row(r, &db, &rq->route, before)) == 1 && has_conditions(r)
         && write_cond(r, rq, lane_json(r, before)) == RK_COND_FAILED) {
         failed_cond = 1;   /* 412: nothing deleted, rolled back */
         rv = -1;
     }
     else if (begun && found == 1) {
-        rv = rk_db_query(r, &db, RK_Q_LANE_DELETE, args, &nrows, APLOG_ERR);
-        if (rv == 0 && nrows == 1) {
-            rv = record(r, &db, &rq->route, "delete", lane_json(r, before), NULL);
+        rv = rkm_db_query(r, &db, RK_Q_LANE_DELETE, args, &nrows, APLOG_ERR);
+        if (rv == 0) {
+            rv = rkm_changes_record(r, &db, &rq->route, nrows, "delete", lane_json(r, before), NULL);
         }
-        rv = rv == 0 && nrows == 1 ? rk_db_commit(r, &db) : -1;
+        rv = rv == 0 ? rkm_db_commit(r, &db) : -1;
     }
     if (begun && (found != 1 || rv != 0)) {
-        rk_db_rollback(r, &db);
+        rkm_db_rollback(r, &db);
     }
-    rk_db_write_unlock(&db);
+    rkm_changes_write_done(&db);
     if (found == 0) {
-        return rk_send_status(r, HTTP_NOT_FOUND);
+        return rkm_send_status(r, HTTP_NOT_FOUND);
     }
     if (failed_cond) {
-        return rk_send_status(r, HTTP_PRECONDITION_FAILED);
+        return rkm_send_status(r, HTTP_PRECONDITION_FAILED);
     }
     if (found != 1 || rv != 0) {
-        return rk_send_status(r, HTTP_SERVICE_UNAVAILABLE);
+        return rkm_send_status(r, HTTP_SERVICE_UNAVAILABLE);
     }
-    rk_live_poke();
     ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "lane %s of heat %s deleted by %s",
                   rq->route.ids[RK_ID_A_LANE], rq->route.ids[RK_ID_A_HEAT],
                   r->user ? r->user : "-");
-    return rk_send_json(r, HTTP_OK, rk_json_success(NULL, NULL));
+    return rkm_send_json(r, HTTP_OK, rk_json_success(NULL, NULL));
+}
+
+void rkm_write_register_hooks(void)
+{
+    ap_hook_child_init(write_child_init, NULL, NULL, APR_HOOK_MIDDLE);
 }

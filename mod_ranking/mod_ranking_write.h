@@ -3,10 +3,12 @@
 #define MOD_RANKING_WRITE_H
 
 #include "mod_ranking_private.h"
-#include "mod_ranking_http.h"
 
-void rk_write_child_init(apr_pool_t *p, server_rec *s);
-int rk_put_lane(request_rec *r, rk_req *rq);
-int rk_delete_lane(request_rec *r, rk_req *rq);
+struct rkm_req;
+
+/* register_hooks: child_init makes this child's queue of lane writes. */
+void rkm_write_register_hooks(void);
+int rkm_put_lane(request_rec *r, struct rkm_req *rq);
+int rkm_delete_lane(request_rec *r, struct rkm_req *rq);
 
 #endif

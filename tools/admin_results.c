@@ -40,23 +40,23 @@ static int read_rows(db_t *db, const char *cid, results_rows *r)
     if ((rc = db_begin(db)) != 0) {
         return rc;
     }
-    if ((rc = data_select(db, rk_queries[RK_Q_LB_COMPETITION].sql, 1, args, 2, r->comp)) == 0
-        && (rc = data_select(db, rk_queries[RK_Q_LB_WODS].sql, 1, args, 3, r->wods)) == 0
+    if ((rc = data_select(db, rk_queries[RK_Q_LEADERBOARD_COMPETITION].sql, 1, args, 2, r->comp)) == 0
+        && (rc = data_select(db, rk_queries[RK_Q_LEADERBOARD_WODS].sql, 1, args, 3, r->wods)) == 0
         && (rc = data_select(db, admin_sql_select(db->pool, AD_WOD), 1, args,
                              admin_tables[AD_WOD].ncols, r->names)) == 0
-        && (rc = data_select(db, rk_queries[RK_Q_LB_SPOTS].sql, 1, args, 4, r->spots)) == 0
-        && (rc = data_select(db, rk_queries[RK_Q_LB_LANES].sql, 1, args, 7, r->lanes)) == 0) {
-        rc = data_select(db, rk_queries[RK_Q_LB_LANES_UNTIMED].sql, 1, args, 7, r->lanes);
+        && (rc = data_select(db, rk_queries[RK_Q_LEADERBOARD_SPOTS].sql, 1, args, 4, r->spots)) == 0
+        && (rc = data_select(db, rk_queries[RK_Q_LEADERBOARD_LANES].sql, 1, args, 7, r->lanes)) == 0) {
+        rc = data_select(db, rk_queries[RK_Q_LEADERBOARD_LANES_UNTIMED].sql, 1, args, 7, r->lanes);
     }
     return db_end(db, rc);
 }
 
 /* The leaderboard's input from the rows R (at least the competition's), in P. */
-static void lb_input(apr_pool_t *p, const results_rows *r, rk_lb_input *in)
+static void lb_input(apr_pool_t *p, const results_rows *r, rk_leaderboard_input *in)
 {
-    rk_lb_wod *w;
-    rk_lb_spot *s;
-    rk_lb_lane *l;
+    rk_leaderboard_wod *w;
+    rk_leaderboard_spot *s;
+    rk_leaderboard_lane *l;
     size_t i;
 
     memset(in, 0, sizeof(*in));
@@ -98,26 +98,26 @@ static void lb_input(apr_pool_t *p, const results_rows *r, rk_lb_input *in)
 /* The leaderboard of IN as the API writes it, parsed into *OUT (NULL when it does
  * not parse): {"status":"success","leaderboard":{...,"divisions":[...]}}.  0, or -1
  * when out of memory. */
-static int lb_json(apr_pool_t *p, const rk_lb_input *in, json_t **out)
+static int lb_json(apr_pool_t *p, const rk_leaderboard_input *in, json_t **out)
 {
-    rk_lb *lb = rk_lb_compute(in);
+    rk_leaderboard *lb = rk_leaderboard_compute(in);
     char *body;
     size_t n;
 
     if (!lb) {
         return -1;
     }
-    n = rk_lb_json(NULL, lb, NULL, NULL);
+    n = rk_leaderboard_json(NULL, lb, NULL, NULL);
     body = apr_palloc(p, n + 1);
-    rk_lb_json(body, lb, NULL, NULL);
-    rk_lb_free(lb);
+    rk_leaderboard_json(body, lb, NULL, NULL);
+    rk_leaderboard_free(lb);
     *out = json_loadb(body, n, 0, NULL);
     return 0;
 }
 
 /* The header row: the fixed columns, then each WOD of IN by its name (from NAMES,
  * the WODs' rows), or "wod ID" when it has none. */
-static void write_header(apr_pool_t *p, const rk_lb_input *in, apr_array_header_t *names)
+static void write_header(apr_pool_t *p, const rk_leaderboard_input *in, apr_array_header_t *names)
 {
     size_t i;
     int m;
@@ -173,7 +173,7 @@ static void write_entries(json_t *divs)
 int cmd_export_results(db_t *db, const opts_t *o)
 {
     results_rows rows;
-    rk_lb_input in;
+    rk_leaderboard_input in;
     json_t *json, *divs;
     int rc;
 

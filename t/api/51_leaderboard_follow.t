@@ -1,6 +1,6 @@
 # Leaderboards follow every write.  Each child keeps the rows of the competitions it
 # ranked and, on a new data revision made only of recorded lane changes, reads just
-# the changed lanes (mod_ranking_board.c); anything else reads the whole competition.
+# the changed lanes (mod_ranking_leaderboard.c); anything else reads the whole competition.
 # This walks competition 4 (every scoring, four divisions) through writes that take
 # each path, and after each batch compares the overall leaderboard and one WOD's with
 # t/lib/RankingRef.pm fed with the demo data plus the same changes (expectations never

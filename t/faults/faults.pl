@@ -449,7 +449,7 @@ ok(defined $judge && defined $demo, 'logins on the shared database');
 
 # ---- 3b. eight writers at once against a held lock ------------------------------
 # The whole wait of each writer (the child's group-commit queue, the ranking-write
-# mutex, SQLite's lock) is bounded (RK_WRITE_WAIT_MS, 5 s): every one answers 503
+# mutex, SQLite's lock) is bounded (RKM_WRITE_WAIT_MS, 5 s): every one answers 503
 # with Retry-After within 5 s (the README's promise: every write waits at most 5 s in
 # all, however many writers are queued), not one after the other.  Once the lock is gone, every
 # later write succeeds.

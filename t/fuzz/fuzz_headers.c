@@ -1,8 +1,8 @@
 /* fuzz_headers.c: libFuzzer target for the parsers of request headers and query
  * strings of the pure library: rk_query_get, rk_list_query_parse and
  * rk_query_with_offset (rk_query.c), rk_accept_encoding (rk_gzip.c),
- * rk_etag_list_match and rk_cond_eval (rk_cond.c), rk_accepts_event_stream,
- * rk_last_event_id and rk_prefer_wait (rk_live.c), rk_cors_origin_valid and
+ * rk_etag_list_match and rk_cond_eval (rk_cond.c), rk_sse_accepts,
+ * rk_sse_last_event_id and rk_prefer_wait (rk_sse.c), rk_cors_origin_valid and
  * rk_cors_origin_listed (rk_cors.c), rk_target_path (rk_router.c).
  *
  * The input, up to its first NUL, is the text given to each of them (as a header
@@ -24,7 +24,7 @@
  *   - rk_etag_list_match: 0 or 1; a strong match implies a weak one; "*" matches;
  *   - rk_cond_eval: one of the three answers, FAILED whenever If-Match does not
  *     match, NOT_MODIFIED only when If-None-Match matches and SAFE;
- *   - rk_last_event_id: -1, 0 or 1, the id non-negative on 1;
+ *   - rk_sse_last_event_id: -1, 0 or 1, the id non-negative on 1;
  *   - rk_prefer_wait: 0..60;
  *   - rk_cors_origin_listed: never true for an origin absent from the list, always
  *     for a valid origin listed;
@@ -38,7 +38,7 @@
 #include "rk_cond.h"
 #include "rk_cors.h"
 #include "rk_gzip.h"
-#include "rk_live.h"
+#include "rk_sse.h"
 #include "rk_query.h"
 #include "rk_router.h"
 
@@ -162,8 +162,8 @@ static void live_and_encoding(const char *in, size_t n)
 {
     char *h = copy(in, n);
     int64_t id = -1;
-    int e = rk_accept_encoding(h), w = rk_prefer_wait(h), l = rk_last_event_id(h, &id);
-    int a = rk_accepts_event_stream(h);
+    int e = rk_accept_encoding(h), w = rk_prefer_wait(h), l = rk_sse_last_event_id(h, &id);
+    int a = rk_sse_accepts(h);
 
     CHECK((e & ~(RK_ENC_IDENTITY | RK_ENC_GZIP)) == 0);
     CHECK(w >= 0 && w <= 60);

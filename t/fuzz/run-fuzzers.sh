@@ -48,7 +48,7 @@ sources_for() {
         csv)     echo "$SRC/rk_csv.c $SRC/rk_spots_csv.c $SRC/rk_body.c $SRC/rk_score.c $SRC/rk_router.c $SRC/rk_json.c" ;;
         # the parsers of headers and query strings (rk_cond.c hashes with rk_token.c,
         # rk_gzip.c needs zlib: -lz below)
-        headers) echo "$SRC/rk_query.c $SRC/rk_gzip.c $SRC/rk_cond.c $SRC/rk_token.c $SRC/rk_live.c $SRC/rk_cors.c $SRC/rk_router.c $SRC/rk_json.c" ;;
+        headers) echo "$SRC/rk_query.c $SRC/rk_gzip.c $SRC/rk_cond.c $SRC/rk_token.c $SRC/rk_sse.c $SRC/rk_cors.c $SRC/rk_router.c $SRC/rk_json.c" ;;
         # part 3's bodies (rk_resource.c reads them with rk_body.c's rules) and the
         # Idempotency-Key helpers (rk_idem.c hashes with rk_token.c)
         resource) echo "$SRC/rk_resource.c $SRC/rk_idem.c $SRC/rk_body.c $SRC/rk_router.c $SRC/rk_json.c $SRC/rk_score.c $SRC/rk_token.c" ;;

@@ -22,34 +22,34 @@
 
 #define N_(a) (sizeof(a) / sizeof((a)[0]))
 
-static rk_lb_input input(const char *ranking, const rk_lb_wod *wods, size_t nwods,
-                         const rk_lb_spot *spots, size_t nspots, const rk_lb_lane *lanes,
+static rk_leaderboard_input input(const char *ranking, const rk_leaderboard_wod *wods, size_t nwods,
+                         const rk_leaderboard_spot *spots, size_t nspots, const rk_leaderboard_lane *lanes,
                          size_t nlanes)
 {
-    rk_lb_input in = { "1", ranking, wods, nwods, spots, nspots, lanes, nlanes };
+    rk_leaderboard_input in = { "1", ranking, wods, nwods, spots, nspots, lanes, nlanes };
     return in;
 }
 
 /* The body of a board: sized, then written into a buffer one byte larger (which must
  * stay untouched); malloc()ed and NUL-ended. */
-static char *body_of(const rk_lb *lb, const char *wod, const char *division)
+static char *body_of(const rk_leaderboard *lb, const char *wod, const char *division)
 {
-    size_t n = rk_lb_json(NULL, lb, wod, division);
+    size_t n = rk_leaderboard_json(NULL, lb, wod, division);
     char *out = malloc(n + 1);
     ck_assert_ptr_nonnull(out);
     memset(out, '#', n + 1);
-    ck_assert_uint_eq(rk_lb_json(out, lb, wod, division), n);
+    ck_assert_uint_eq(rk_leaderboard_json(out, lb, wod, division), n);
     ck_assert_int_eq(out[n], '#');
     out[n] = '\0';
     return out;
 }
 
-static char *board(const rk_lb_input *in, const char *wod, const char *division)
+static char *board(const rk_leaderboard_input *in, const char *wod, const char *division)
 {
-    rk_lb *lb = rk_lb_compute(in);
+    rk_leaderboard *lb = rk_leaderboard_compute(in);
     ck_assert_ptr_nonnull(lb);
     char *s = body_of(lb, wod, division);
-    rk_lb_free(lb);
+    rk_leaderboard_free(lb);
     return s;
 }
 
@@ -63,7 +63,7 @@ static json_t *parse_board(const char *body)
     return j;
 }
 
-static json_t *board_json(const rk_lb_input *in, const char *wod, const char *division)
+static json_t *board_json(const rk_leaderboard_input *in, const char *wod, const char *division)
 {
     char *s = board(in, wod, division);
     json_t *j = parse_board(s);
@@ -193,21 +193,21 @@ END_TEST
 
 /* ------------------------------------------------------------------ rules, by hand */
 
-static const rk_lb_wod wod_reps[] = { { "3", "reps", NULL } };
+static const rk_leaderboard_wod wod_reps[] = { { "3", "reps", NULL } };
 
 /* five spots of one division, bibs 1-5 */
-static const rk_lb_spot five[] = {
+static const rk_leaderboard_spot five[] = {
     { "1", "One", "RX", "1" }, { "2", "Two", "RX", "2" }, { "3", "Three", "RX", "3" },
     { "4", "Four", "RX", "4" }, { "5", "Five", "RX", "5" },
 };
 
 START_TEST(test_ties_skip)
 {
-    static const rk_lb_lane lanes[] = {
+    static const rk_leaderboard_lane lanes[] = {
         { "3", "1", "40", "400", "100", NULL }, { "3", "2", "40", "401", "90", NULL },
         { "3", "3", "41", "410", "090", NULL }, { "3", "4", "41", "411", "80", NULL },
     };
-    rk_lb_input in = input("places", wod_reps, 1, five, 5, lanes, N_(lanes));
+    rk_leaderboard_input in = input("places", wod_reps, 1, five, 5, lanes, N_(lanes));
     json_t *j = board_json(&in, "3", NULL);
     /* 1, 2, 2, 4; no score: 4 placed + 1 */
     expect(j, "RX", "1:1:1 2:2:2 3:2:2 4:4:4 5:-:5");
@@ -226,13 +226,13 @@ END_TEST
 
 START_TEST(test_time_and_cap)
 {
-    static const rk_lb_wod wods[] = { { "9", "time", "600" } };
-    static const rk_lb_spot spots[] = {
+    static const rk_leaderboard_wod wods[] = { { "9", "time", "600" } };
+    static const rk_leaderboard_spot spots[] = {
         { "1", "a", NULL, NULL }, { "2", "b", NULL, NULL }, { "3", "c", NULL, NULL },
         { "4", "d", NULL, NULL }, { "5", "e", NULL, NULL }, { "6", "f", NULL, NULL },
         { "7", "g", NULL, NULL }, { "8", "h", NULL, NULL }, { "9", "i", NULL, NULL },
     };
-    static const rk_lb_lane lanes[] = {
+    static const rk_leaderboard_lane lanes[] = {
         { "9", "1", "1", "11", "10:00", NULL },      /* equal to the cap: a finisher */
         { "9", "2", "1", "12", "CAP+0", NULL },      /* after every finisher */
         { "9", "3", "1", "13", "9:59.999", NULL },
@@ -243,7 +243,7 @@ START_TEST(test_time_and_cap)
         { "9", "8", "1", "18", "cap+1", NULL },      /* unreadable: no score */
         { "9", "9", "1", "19", "0:10:00.000", NULL },/* = 10:00 */
     };
-    rk_lb_input in = input(NULL, wods, 1, spots, 9, lanes, N_(lanes));
+    rk_leaderboard_input in = input(NULL, wods, 1, spots, 9, lanes, N_(lanes));
     json_t *j = board_json(&in, "9", NULL);
     expect(j, NULL, "3:1:1 1:2:2 9:2:2 2:4:4 5:5:5 4:6:6 6:-:7 7:-:7 8:-:7");
     json_t *e = entry_of(j, "6");
@@ -253,7 +253,7 @@ START_TEST(test_time_and_cap)
     ck_str_or_null(str_of(e, "lane_id"), "17");
     json_decref(j);
     /* without a cap, CAP+N is unreadable and 10:00.001 a time */
-    static const rk_lb_wod nocap[] = { { "9", "time", NULL } };
+    static const rk_leaderboard_wod nocap[] = { { "9", "time", NULL } };
     in.wods = nocap;
     j = board_json(&in, "9", NULL);
     expect(j, NULL, "3:1:1 1:2:2 9:2:2 6:4:4 2:-:5 4:-:5 5:-:5 7:-:5 8:-:5");
@@ -263,15 +263,15 @@ END_TEST
 
 START_TEST(test_load_units)
 {
-    static const rk_lb_wod wods[] = { { "2", "load", NULL } };
-    static const rk_lb_lane lanes[] = {
+    static const rk_leaderboard_wod wods[] = { { "2", "load", NULL } };
+    static const rk_leaderboard_lane lanes[] = {
         { "2", "1", "1", "11", "225 lb", NULL },     /* 102.05828325 kg */
         { "2", "2", "1", "12", "102.05 kg", NULL },
         { "2", "3", "1", "13", "102.06", NULL },
         { "2", "4", "1", "14", "100 kg", NULL },
         { "2", "5", "1", "15", "100", NULL },        /* = 100 kg */
     };
-    rk_lb_input in = input("places", wods, 1, five, 5, lanes, N_(lanes));
+    rk_leaderboard_input in = input("places", wods, 1, five, 5, lanes, N_(lanes));
     json_t *j = board_json(&in, "2", NULL);
     expect(j, "RX", "3:1:1 1:2:2 2:3:3 4:4:4 5:4:4");
     json_decref(j);
@@ -280,13 +280,13 @@ END_TEST
 
 START_TEST(test_points_scoring)
 {
-    static const rk_lb_wod wods[] = { { "2", "points", NULL } };
-    static const rk_lb_lane lanes[] = {
+    static const rk_leaderboard_wod wods[] = { { "2", "points", NULL } };
+    static const rk_leaderboard_lane lanes[] = {
         { "2", "1", "1", "11", "-1", NULL }, { "2", "2", "1", "12", "87.5", NULL },
         { "2", "3", "1", "13", "87.500", NULL }, { "2", "4", "1", "14", "0", NULL },
         { "2", "5", "1", "15", "+1", NULL },   /* unreadable */
     };
-    rk_lb_input in = input("places", wods, 1, five, 5, lanes, N_(lanes));
+    rk_leaderboard_input in = input("places", wods, 1, five, 5, lanes, N_(lanes));
     json_t *j = board_json(&in, "2", NULL);
     expect(j, "RX", "2:1:1 3:1:1 4:3:3 1:4:4 5:-:5");
     json_decref(j);
@@ -295,12 +295,12 @@ END_TEST
 
 START_TEST(test_tiebreak)
 {
-    static const rk_lb_spot spots[] = {
+    static const rk_leaderboard_spot spots[] = {
         { "1", "", "RX", NULL }, { "2", "", "RX", NULL }, { "3", "", "RX", NULL },
         { "4", "", "RX", NULL }, { "5", "", "RX", NULL }, { "6", "", "RX", NULL },
         { "7", "", "RX", NULL },
     };
-    static const rk_lb_lane lanes[] = {
+    static const rk_leaderboard_lane lanes[] = {
         { "3", "1", "1", "11", "100", "1:02.5" },
         { "3", "2", "1", "12", "100", "1:02.50" },   /* = 1:02.5 */
         { "3", "3", "1", "13", "100", "0:59" },      /* the best tiebreak */
@@ -309,7 +309,7 @@ START_TEST(test_tiebreak)
         { "3", "6", "1", "16", "101", "9:59" },      /* a better score: the tiebreak does not matter */
         { "3", "7", "1", "17", "90", "0:01" },
     };
-    rk_lb_input in = input("places", wod_reps, 1, spots, N_(spots), lanes, N_(lanes));
+    rk_leaderboard_input in = input("places", wod_reps, 1, spots, N_(spots), lanes, N_(lanes));
     json_t *j = board_json(&in, "3", NULL);
     expect(j, "RX", "6:1:1 3:2:2 1:3:3 2:3:3 4:5:5 5:5:5 7:7:7");
     ck_str_or_null(str_of(entry_of(j, "5"), "tiebreak"), "soon");   /* shown as stored */
@@ -321,15 +321,15 @@ END_TEST
 /* Countback: more 1st places, then more 2nd...; only places, never penalties. */
 START_TEST(test_countback)
 {
-    static const rk_lb_wod wods[] = { { "1", "reps", NULL }, { "2", "reps", NULL }, { "3", "reps", NULL } };
-    static const rk_lb_spot spots[] = {
+    static const rk_leaderboard_wod wods[] = { { "1", "reps", NULL }, { "2", "reps", NULL }, { "3", "reps", NULL } };
+    static const rk_leaderboard_spot spots[] = {
         { "10", "A", "RX", "1" }, { "11", "B", "RX", "2" }, { "12", "C", "RX", "3" },
         { "13", "D", "RX", "4" }, { "14", "E", "RX", "5" },
     };
     /* W1: A B C D E; W2: C B D E A; W3: A D B=C E (B and C tied 3rd, no 4th)
      * places: A 1,5,1 = 7; B 2,2,3 = 7; C 3,1,3 = 7; D 4,3,2 = 9; E 5,4,5 = 14
      * countback: A two 1sts, C one, B none: A, C, B */
-    static const rk_lb_lane lanes[] = {
+    static const rk_leaderboard_lane lanes[] = {
         { "1", "10", "1", "1", "50", NULL }, { "1", "11", "1", "2", "40", NULL },
         { "1", "12", "1", "3", "30", NULL }, { "1", "13", "1", "4", "20", NULL },
         { "1", "14", "1", "5", "10", NULL },
@@ -340,7 +340,7 @@ START_TEST(test_countback)
         { "3", "11", "3", "13", "30", NULL }, { "3", "12", "3", "14", "30", NULL },
         { "3", "14", "3", "15", "10", NULL },
     };
-    rk_lb_input in = input("places", wods, 3, spots, 5, lanes, N_(lanes));
+    rk_leaderboard_input in = input("places", wods, 3, spots, 5, lanes, N_(lanes));
     json_t *j = board_json(&in, NULL, NULL);
     expect(j, "RX", "10:1:7 12:2:7 11:3:7 13:4:9 14:5:14");
     json_decref(j);
@@ -358,20 +358,20 @@ END_TEST
 
 START_TEST(test_countback_places_only)
 {
-    static const rk_lb_wod wods[] = { { "1", "reps", NULL }, { "2", "reps", NULL } };
-    static const rk_lb_spot spots[] = {
+    static const rk_leaderboard_wod wods[] = { { "1", "reps", NULL }, { "2", "reps", NULL } };
+    static const rk_leaderboard_spot spots[] = {
         { "1", "P", NULL, NULL }, { "2", "Q", NULL, NULL }, { "3", "R", NULL, NULL },
     };
     /* W1: P Q R; W2: R Q, P no score (penalty 2 + 1 = 3).  Totals P 4, Q 4, R 4.
      * Countback: P {1}, Q {2,2}, R {1,3}: P and R one 1st each, no 2nd each; then R has
      * a 3rd and P none (its 3 is a penalty, not a place): R, P, Q. */
-    static const rk_lb_lane lanes[] = {
+    static const rk_leaderboard_lane lanes[] = {
         { "1", "1", "1", "1", "30", NULL }, { "1", "2", "1", "2", "20", NULL },
         { "1", "3", "1", "3", "10", NULL },
         { "2", "3", "2", "4", "30", NULL }, { "2", "2", "2", "5", "20", NULL },
         { "2", "1", "2", "6", "WD", NULL },
     };
-    rk_lb_input in = input("places", wods, 2, spots, 3, lanes, N_(lanes));
+    rk_leaderboard_input in = input("places", wods, 2, spots, 3, lanes, N_(lanes));
     json_t *j = board_json(&in, NULL, NULL);
     expect(j, NULL, "3:1:4 1:2:4 2:3:4");
     json_t *e = entry_of(j, "1");
@@ -386,12 +386,12 @@ END_TEST
 /* Countback all equal: a shared place, the next skipped. */
 START_TEST(test_overall_shared)
 {
-    static const rk_lb_wod wods[] = { { "1", "reps", NULL }, { "2", "reps", NULL } };
-    static const rk_lb_spot spots[] = {
+    static const rk_leaderboard_wod wods[] = { { "1", "reps", NULL }, { "2", "reps", NULL } };
+    static const rk_leaderboard_spot spots[] = {
         { "1", "X", "D", "2" }, { "2", "Y", "D", "1" }, { "3", "Z", "D", NULL },
         { "4", "W", "D", NULL },
     };
-    static const rk_lb_lane lanes[] = {
+    static const rk_leaderboard_lane lanes[] = {
         { "1", "1", "1", "1", "30", NULL }, { "1", "2", "1", "2", "20", NULL },
         { "1", "3", "1", "3", "10", NULL },
         { "2", "2", "2", "4", "30", NULL }, { "2", "1", "2", "5", "20", NULL },
@@ -399,7 +399,7 @@ START_TEST(test_overall_shared)
     };
     /* X {1,2} = 3, Y {2,1} = 3: shared 1st (Y first: bib 1); Z 3+3 = 6: 3rd;
      * W no score: 4 + 4 = 8: 4th */
-    rk_lb_input in = input("places", wods, 2, spots, 4, lanes, N_(lanes));
+    rk_leaderboard_input in = input("places", wods, 2, spots, 4, lanes, N_(lanes));
     json_t *j = board_json(&in, NULL, NULL);
     expect(j, "D", "2:1:3 1:1:3 3:3:6 4:4:8");
     json_decref(j);
@@ -415,19 +415,19 @@ END_TEST
  * 0 (chart100); counted in the totals. */
 START_TEST(test_missing_results)
 {
-    static const rk_lb_wod wods[] = { { "1", "reps", NULL }, { "2", "time", "300" } };
-    static const rk_lb_spot spots[] = {
+    static const rk_leaderboard_wod wods[] = { { "1", "reps", NULL }, { "2", "time", "300" } };
+    static const rk_leaderboard_spot spots[] = {
         { "1", "", "A", NULL }, { "2", "", "A", NULL }, { "3", "", "A", NULL }, { "4", "", "A", NULL },
         { "5", "", "B", NULL }, { "6", "", "B", NULL },
     };
-    static const rk_lb_lane lanes[] = {
+    static const rk_leaderboard_lane lanes[] = {
         { "1", "1", "1", "1", "10", NULL }, { "1", "2", "1", "2", "20", NULL },
         { "1", "3", "1", "3", NULL, NULL },        /* a lane, no score yet */
         { "1", "5", "1", "5", "5", NULL },
         { "2", "1", "2", "6", "4:00", NULL }, { "2", "3", "2", "7", "WD", NULL },
         { "2", "4", "2", "8", "CAP+3", NULL }, { "2", "6", "2", "9", "5:00.5", NULL }, /* beyond */
     };
-    rk_lb_input in = input("places", wods, 2, spots, 6, lanes, N_(lanes));
+    rk_leaderboard_input in = input("places", wods, 2, spots, 6, lanes, N_(lanes));
     json_t *j = board_json(&in, "1", NULL);
     expect(j, "A", "2:1:1 1:2:2 3:-:3 4:-:3");
     expect(j, "B", "5:1:1 6:-:2");
@@ -458,11 +458,11 @@ END_TEST
 /* A spot with several lanes in one WOD counts with its best one. */
 START_TEST(test_several_lanes)
 {
-    static const rk_lb_spot spots[] = {
+    static const rk_leaderboard_spot spots[] = {
         { "1", "", "RX", NULL }, { "2", "", "RX", NULL }, { "3", "", "RX", NULL },
         { "4", "", "RX", NULL }, { "5", "", "RX", NULL },
     };
-    static const rk_lb_lane lanes[] = {
+    static const rk_leaderboard_lane lanes[] = {
         { "3", "1", "40", "400", "100", NULL },
         { "3", "2", "40", "401", "90", "1:00" },
         { "3", "3", "40", "402", "80", NULL },
@@ -474,7 +474,7 @@ START_TEST(test_several_lanes)
         { "3", "3", "42", "420", "79", NULL },     /* worse */
         { "3", "2", "42", "421", "90", NULL },     /* null tiebreak: worse */
     };
-    rk_lb_input in = input("places", wod_reps, 1, spots, 5, lanes, N_(lanes));
+    rk_leaderboard_input in = input("places", wod_reps, 1, spots, 5, lanes, N_(lanes));
     json_t *j = board_json(&in, "3", NULL);
     expect(j, "RX", "1:1:1 2:2:2 3:3:3 4:-:4 5:-:4");
     json_t *e = entry_of(j, "1");
@@ -497,20 +497,20 @@ START_TEST(test_several_lanes)
 END_TEST
 
 /* Divisions in strcmp order (UTF-8 bytes), the no-division group last; the filter;
- * rk_lb_has_division. */
+ * rk_leaderboard_has_division. */
 START_TEST(test_divisions)
 {
-    static const rk_lb_spot spots[] = {
+    static const rk_leaderboard_spot spots[] = {
         { "1", "", "Scaled", NULL }, { "2", "", NULL, NULL }, { "3", "", "RX", NULL },
         { "4", "", "rx", NULL }, { "5", "", "\xc3\x89lite", NULL }, { "6", "", "", NULL },
         { "7", "", "RX", NULL }, { "8", "", NULL, NULL }, { "9", "", "Masters 40+", NULL },
     };
-    static const rk_lb_lane lanes[] = {
+    static const rk_leaderboard_lane lanes[] = {
         { "3", "7", "1", "1", "10", NULL }, { "3", "3", "1", "2", "5", NULL },
         { "3", "8", "1", "3", "1", NULL },
     };
-    rk_lb_input in = input("places", wod_reps, 1, spots, N_(spots), lanes, N_(lanes));
-    rk_lb *lb = rk_lb_compute(&in);
+    rk_leaderboard_input in = input("places", wod_reps, 1, spots, N_(spots), lanes, N_(lanes));
+    rk_leaderboard *lb = rk_leaderboard_compute(&in);
     ck_assert_ptr_nonnull(lb);
     char *s = body_of(lb, "3", NULL);
     json_t *j = parse_board(s);
@@ -551,24 +551,24 @@ START_TEST(test_divisions)
     free(s);
     static const char *const has[] = { "", "Masters 40+", "RX", "Scaled", "rx", "\xc3\x89lite" };
     for (size_t i = 0; i < N_(has); i++)
-        ck_assert_int_eq(rk_lb_has_division(lb, has[i]), 1);
+        ck_assert_int_eq(rk_leaderboard_has_division(lb, has[i]), 1);
     static const char *const hasnt[] = { "Rx", "RX ", " RX", "Elite", "null", "Masters", "\xc3\x89" };
     for (size_t i = 0; i < N_(hasnt); i++)
-        ck_assert_int_eq(rk_lb_has_division(lb, hasnt[i]), 0);
-    ck_assert_int_eq(rk_lb_has_division(lb, NULL), 0);
-    ck_assert_int_eq(rk_lb_has_wod(lb, "3"), 1);
-    ck_assert_int_eq(rk_lb_has_wod(lb, "03"), 0);
-    ck_assert_int_eq(rk_lb_has_wod(lb, "4"), 0);
-    ck_assert_int_eq(rk_lb_has_wod(lb, NULL), 0);
-    rk_lb_free(lb);
+        ck_assert_int_eq(rk_leaderboard_has_division(lb, hasnt[i]), 0);
+    ck_assert_int_eq(rk_leaderboard_has_division(lb, NULL), 0);
+    ck_assert_int_eq(rk_leaderboard_has_wod(lb, "3"), 1);
+    ck_assert_int_eq(rk_leaderboard_has_wod(lb, "03"), 0);
+    ck_assert_int_eq(rk_leaderboard_has_wod(lb, "4"), 0);
+    ck_assert_int_eq(rk_leaderboard_has_wod(lb, NULL), 0);
+    rk_leaderboard_free(lb);
     /* no spot without a division: no null group; no spot at all: no division */
-    rk_lb_input in2 = input("places", wod_reps, 1, five, 5, NULL, 0);
+    rk_leaderboard_input in2 = input("places", wod_reps, 1, five, 5, NULL, 0);
     j = board_json(&in2, "3", NULL);
     ck_assert_uint_eq(json_array_size(json_object_get(json_object_get(j, "leaderboard"), "divisions")), 1);
     json_decref(j);
-    lb = rk_lb_compute(&in2);
-    ck_assert_int_eq(rk_lb_has_division(lb, ""), 0);
-    rk_lb_free(lb);
+    lb = rk_leaderboard_compute(&in2);
+    ck_assert_int_eq(rk_leaderboard_has_division(lb, ""), 0);
+    rk_leaderboard_free(lb);
 }
 END_TEST
 
@@ -576,18 +576,18 @@ END_TEST
  * without a rank last, by bib then id. */
 START_TEST(test_entry_order)
 {
-    static const rk_lb_spot spots[] = {
+    static const rk_leaderboard_spot spots[] = {
         { "9", "", "D", "12" }, { "10", "", "D", "3" }, { "100", "", "D", NULL },
         { "2", "", "D", NULL }, { "11", "", "D", "x" }, { "20", "", "D", "003" },
         { "21", "", "D", "-5" }, { "30", "", "D", "100" }, { "31", "", "D", "20" },
         { "32", "", "D", NULL }, { "8", "", "D", "99999999999999999999" },
     };
-    static const rk_lb_lane lanes[] = {
+    static const rk_leaderboard_lane lanes[] = {
         /* 30, 31, 32 tie for 1st: bib 20, bib 100, no bib */
         { "3", "30", "1", "1", "50", NULL }, { "3", "31", "1", "2", "50", NULL },
         { "3", "32", "1", "3", "50", NULL },
     };
-    rk_lb_input in = input("places", wod_reps, 1, spots, N_(spots), lanes, N_(lanes));
+    rk_leaderboard_input in = input("places", wod_reps, 1, spots, N_(spots), lanes, N_(lanes));
     json_t *j = board_json(&in, "3", NULL);
     /* unranked: bibs -5, 3, 3 (id 10 before 20), 12; then null bibs ("x" and the
      * out-of-range one are not integers) by id: 2, 8, 11, 100 */
@@ -606,16 +606,16 @@ END_TEST
 START_TEST(test_chart_table)
 {
     /* 50 spots, distinct reps: 100 95 90 85 80 75 73 71 ... 1 (43rd), then 0 */
-    rk_lb_spot spots[50];
-    rk_lb_lane lanes[50];
+    rk_leaderboard_spot spots[50];
+    rk_leaderboard_lane lanes[50];
     char ids[50][8], scores[50][8];
     for (int i = 0; i < 50; i++) {
         snprintf(ids[i], sizeof ids[i], "%d", i + 1);
         snprintf(scores[i], sizeof scores[i], "%d", 1000 - i);
-        spots[i] = (rk_lb_spot){ ids[i], "", NULL, ids[i] };
-        lanes[i] = (rk_lb_lane){ "3", ids[i], "1", ids[i], scores[i], NULL };
+        spots[i] = (rk_leaderboard_spot){ ids[i], "", NULL, ids[i] };
+        lanes[i] = (rk_leaderboard_lane){ "3", ids[i], "1", ids[i], scores[i], NULL };
     }
-    rk_lb_input in = input("chart100", wod_reps, 1, spots, 50, lanes, 50);
+    rk_leaderboard_input in = input("chart100", wod_reps, 1, spots, 50, lanes, 50);
     json_t *j = board_json(&in, "3", NULL);
     static const int top[] = { 100, 95, 90, 85, 80, 75, 73, 71, 69 };
     for (int i = 0; i < 50; i++) {
@@ -644,12 +644,12 @@ END_TEST
  * place nobody; the ranking falls back to places. */
 START_TEST(test_odd_inputs)
 {
-    static const rk_lb_wod wods[] = {
+    static const rk_leaderboard_wod wods[] = {
         { "1", "reps", NULL }, { "2", "bogus", NULL }, { "3", NULL, NULL }, { "4", "time", "abc" },
         { "5", "time", "-60" }, { "6", "time", "0" },
     };
-    static const rk_lb_spot spots[] = { { "1", NULL, NULL, NULL }, { "2", "B", NULL, NULL } };
-    static const rk_lb_lane lanes[] = {
+    static const rk_leaderboard_spot spots[] = { { "1", NULL, NULL, NULL }, { "2", "B", NULL, NULL } };
+    static const rk_leaderboard_lane lanes[] = {
         { "1", "3", "1", "1", "100", NULL },   /* spot 3 is not in the input */
         { "9", "1", "1", "2", "100", NULL },   /* WOD 9 neither */
         { NULL, "1", "1", "3", "100", NULL }, { "1", NULL, "1", "4", "100", NULL },
@@ -659,7 +659,7 @@ START_TEST(test_odd_inputs)
         { "5", "1", "1", "10", "CAP+1", NULL }, { "6", "1", "1", "11", "CAP+1", NULL },
     };
     for (int r = 0; r < 3; r++) {
-        rk_lb_input in = input(r == 0 ? NULL : r == 1 ? "bogus" : "Chart100", wods, N_(wods),
+        rk_leaderboard_input in = input(r == 0 ? NULL : r == 1 ? "bogus" : "Chart100", wods, N_(wods),
                                spots, 2, lanes, N_(lanes));
         json_t *j = board_json(&in, "1", NULL);
         ck_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "leaderboard"), "ranking")),
@@ -694,14 +694,14 @@ END_TEST
  * name). */
 START_TEST(test_escaping)
 {
-    static const rk_lb_wod wods[] = { { "1", "reps", NULL } };
-    static const rk_lb_spot spots[] = {
+    static const rk_leaderboard_wod wods[] = { { "1", "reps", NULL } };
+    static const rk_leaderboard_spot spots[] = {
         { "1", "Les \"Costauds\"\n\\\x01 \xc3\xa9t\xc3\xa9", "R\"X", "7" }, { "2", "bad\xff", "R\"X", NULL },
     };
-    static const rk_lb_lane lanes[] = {
+    static const rk_leaderboard_lane lanes[] = {
         { "1", "1", "1", "1", "12", "0:0\"1" }, { "1", "2", "1", "2", "1\xff", NULL },
     };
-    rk_lb_input in = input("places", wods, 1, spots, 2, lanes, 2);
+    rk_leaderboard_input in = input("places", wods, 1, spots, 2, lanes, 2);
     char *s = board(&in, "1", NULL);
     ck_assert_str_eq(s, "{\"status\":\"success\",\"leaderboard\":{\"competition_id\":\"1\",\"wod_id\":\"1\","
                         "\"scoring\":\"reps\",\"ranking\":\"places\",\"divisions\":[{\"division\":\"R\\\"X\","
@@ -717,12 +717,12 @@ END_TEST
 
 /* ------------------------------------------------------------------ exact bytes */
 
-static const rk_lb_wod small_wods[] = { { "3", "time", "600" }, { "4", "load", NULL } };
-static const rk_lb_spot small_spots[] = {
+static const rk_leaderboard_wod small_wods[] = { { "3", "time", "600" }, { "4", "load", NULL } };
+static const rk_leaderboard_spot small_spots[] = {
     { "7", "Les Costauds", "RX Men", "12" }, { "8", "Team 8", "RX Men", NULL },
     { "9", "Nine", "RX Men", "3" }, { "5", "Solo", NULL, "1" },
 };
-static const rk_lb_lane small_lanes[] = {
+static const rk_leaderboard_lane small_lanes[] = {
     { "3", "7", "40", "400", "07:45", NULL },
     { "3", "9", "40", "401", "CAP+12", NULL },
     { "3", "8", "41", "410", "WD", NULL },
@@ -733,7 +733,7 @@ static const rk_lb_lane small_lanes[] = {
 
 START_TEST(test_exact_wod)
 {
-    rk_lb_input in = { "1", "places", small_wods, 2, small_spots, 4, small_lanes, N_(small_lanes) };
+    rk_leaderboard_input in = { "1", "places", small_wods, 2, small_spots, 4, small_lanes, N_(small_lanes) };
     char *s = board(&in, "3", NULL);
     ck_assert_str_eq(s,
         "{\"status\":\"success\",\"leaderboard\":{\"competition_id\":\"1\",\"wod_id\":\"3\","
@@ -767,7 +767,7 @@ END_TEST
 
 START_TEST(test_exact_overall)
 {
-    rk_lb_input in = { "1", "places", small_wods, 2, small_spots, 4, small_lanes, N_(small_lanes) };
+    rk_leaderboard_input in = { "1", "places", small_wods, 2, small_spots, 4, small_lanes, N_(small_lanes) };
     /* RX Men: 7 = 1 + 1 = 2; 9 = 2 + 2 = 4; 8 = 3 + 3 = 6.  No division: 5 = 1 + 1. */
     char *s = board(&in, NULL, NULL);
     ck_assert_str_eq(s,
@@ -809,25 +809,25 @@ END_TEST
 
 START_TEST(test_empty)
 {
-    rk_lb_input in = { NULL, NULL, NULL, 0, NULL, 0, NULL, 0 };
-    rk_lb *lb = rk_lb_compute(&in);
+    rk_leaderboard_input in = { NULL, NULL, NULL, 0, NULL, 0, NULL, 0 };
+    rk_leaderboard *lb = rk_leaderboard_compute(&in);
     ck_assert_ptr_nonnull(lb);
     char *s = body_of(lb, NULL, NULL);
     ck_assert_str_eq(s, "{\"status\":\"success\",\"leaderboard\":{\"competition_id\":null,"
                         "\"ranking\":\"places\",\"wods\":[],\"divisions\":[]}}");
     free(s);
-    ck_assert_int_eq(rk_lb_has_wod(lb, "1"), 0);
-    ck_assert_int_eq(rk_lb_has_division(lb, "RX"), 0);
-    rk_lb_free(lb);
-    rk_lb_free(NULL);
+    ck_assert_int_eq(rk_leaderboard_has_wod(lb, "1"), 0);
+    ck_assert_int_eq(rk_leaderboard_has_division(lb, "RX"), 0);
+    rk_leaderboard_free(lb);
+    rk_leaderboard_free(NULL);
     /* WODs, no spot */
-    rk_lb_input in2 = { "5", "chart100", small_wods, 2, NULL, 0, small_lanes, N_(small_lanes) };
+    rk_leaderboard_input in2 = { "5", "chart100", small_wods, 2, NULL, 0, small_lanes, N_(small_lanes) };
     s = board(&in2, "3", NULL);
     ck_assert_str_eq(s, "{\"status\":\"success\",\"leaderboard\":{\"competition_id\":\"5\",\"wod_id\":\"3\","
                         "\"scoring\":\"time\",\"ranking\":\"chart100\",\"divisions\":[]}}");
     free(s);
     /* spots, no WOD: everyone shares the 1st place with 0 points */
-    rk_lb_input in3 = { "5", NULL, NULL, 0, small_spots, 4, small_lanes, N_(small_lanes) };
+    rk_leaderboard_input in3 = { "5", NULL, NULL, 0, small_spots, 4, small_lanes, N_(small_lanes) };
     json_t *j = board_json(&in3, NULL, NULL);
     expect(j, "RX Men", "9:1:0 7:1:0 8:1:0");
     expect(j, NULL, "5:1:0");
@@ -860,9 +860,9 @@ static int rn(int n)   /* 0..n-1 */
 
 typedef struct {
     /* inputs */
-    rk_lb_wod wods[MAXW];
-    rk_lb_spot spots[MAXS];
-    rk_lb_lane lanes[MAXL];
+    rk_leaderboard_wod wods[MAXW];
+    rk_leaderboard_spot spots[MAXS];
+    rk_leaderboard_lane lanes[MAXL];
     int nw, ns, nl;
     char wid[MAXW][12], wcap[MAXW][12], sid[MAXS][12], sbib[MAXS][24], lid[MAXL][12],
          lsc[MAXL][40], ltb[MAXL][24];
@@ -1190,7 +1190,7 @@ static void check_division_order(json_t *divs)
     }
 }
 
-static void compare(comp *c, rk_lb *lb, int iter)
+static void compare(comp *c, rk_leaderboard *lb, int iter)
 {
     for (int w = -1; w < c->nw; w++) {
         char *body = body_of(lb, w < 0 ? NULL : c->wid[w], NULL);
@@ -1258,9 +1258,9 @@ START_TEST(test_random_vs_naive)
     for (int iter = 0; iter < 3000; iter++) {
         gen(c);
         naive(c);
-        rk_lb_input in = { "1", c->chart ? "chart100" : "places", c->wods, (size_t)c->nw,
+        rk_leaderboard_input in = { "1", c->chart ? "chart100" : "places", c->wods, (size_t)c->nw,
                            c->spots, (size_t)c->ns, c->lanes, (size_t)c->nl };
-        rk_lb *lb = rk_lb_compute(&in);
+        rk_leaderboard *lb = rk_leaderboard_compute(&in);
         ck_assert_ptr_nonnull(lb);
         compare(c, lb, iter);
         /* the division filter gives the same division as the full board */
@@ -1268,7 +1268,7 @@ START_TEST(test_random_vs_naive)
             int has = 0;
             for (int s = 0; s < c->ns; s++)
                 has |= c->spots[s].division && strcmp(c->spots[s].division, div_pool[d]) == 0;
-            ck_assert_int_eq(rk_lb_has_division(lb, div_pool[d]), has);
+            ck_assert_int_eq(rk_leaderboard_has_division(lb, div_pool[d]), has);
             char *all = body_of(lb, NULL, NULL), *one = body_of(lb, NULL, div_pool[d]);
             json_t *ja = parse_board(all), *jo = parse_board(one);
             json_t *od = json_object_get(json_object_get(jo, "leaderboard"), "divisions");
@@ -1280,7 +1280,7 @@ START_TEST(test_random_vs_naive)
             free(all);
             free(one);
         }
-        rk_lb_free(lb);
+        rk_leaderboard_free(lb);
     }
     free(c);
 }
@@ -1309,20 +1309,20 @@ static void bench(size_t nspots, size_t nlanes, int runs, double *all_ms, double
     static const char *const divs[] = { "RX Men", "RX Women", "Scaled Men", "Scaled Women" };
     static const char *const scorings[] = { "time", "reps", "load", "points" };
     const size_t S = nspots;
-    rk_lb_spot *spots = calloc(S, sizeof *spots);
-    rk_lb_wod wods[W];
-    rk_lb_lane *lanes = calloc(nlanes, sizeof *lanes);
+    rk_leaderboard_spot *spots = calloc(S, sizeof *spots);
+    rk_leaderboard_wod wods[W];
+    rk_leaderboard_lane *lanes = calloc(nlanes, sizeof *lanes);
     char (*ids)[12] = calloc(S, sizeof *ids), (*lids)[24] = calloc(nlanes, sizeof *lids);
     char (*scores)[16] = calloc(nlanes, sizeof *scores), wid[W][8];
     ck_assert(spots && lanes && ids && lids && scores);
     rng_state = 12345;
     for (size_t s = 0; s < S; s++) {
         snprintf(ids[s], sizeof ids[s], "%zu", 1000 + s);
-        spots[s] = (rk_lb_spot){ ids[s], "Team name", divs[s % 4], ids[s] };
+        spots[s] = (rk_leaderboard_spot){ ids[s], "Team name", divs[s % 4], ids[s] };
     }
     for (int w = 0; w < W; w++) {
         snprintf(wid[w], sizeof wid[w], "%d", 10 + w);
-        wods[w] = (rk_lb_wod){ wid[w], scorings[w % 4], w % 4 == 0 ? "1200" : NULL };
+        wods[w] = (rk_leaderboard_wod){ wid[w], scorings[w % 4], w % 4 == 0 ? "1200" : NULL };
     }
     for (size_t l = 0; l < nlanes; l++) {
         int w = (int)(l % W);
@@ -1340,25 +1340,25 @@ static void bench(size_t nspots, size_t nlanes, int runs, double *all_ms, double
                          rn(2) ? " kg" : " lb"); break;
         default: snprintf(scores[l], sizeof scores[l], "%d.%d", rn(200) - 50, rn(10)); break;
         }
-        lanes[l] = (rk_lb_lane){ wid[w], ids[s], "1", lids[l], scores[l], rn(3) ? NULL : "1:02.5" };
+        lanes[l] = (rk_leaderboard_lane){ wid[w], ids[s], "1", lids[l], scores[l], rn(3) ? NULL : "1:02.5" };
     }
-    rk_lb_input in = { "1", "places", wods, W, spots, S, lanes, nlanes };
+    rk_leaderboard_input in = { "1", "places", wods, W, spots, S, lanes, nlanes };
     double t0;
     if (all_ms) {
         t0 = now_ms();
         for (int r = 0; r < runs; r++) {
-            rk_lb *lb = rk_lb_compute(&in);
+            rk_leaderboard *lb = rk_leaderboard_compute(&in);
             ck_assert_ptr_nonnull(lb);
             for (int w = -1; w < W; w++) {
-                size_t n = rk_lb_json(NULL, lb, w < 0 ? NULL : wid[w], NULL);
+                size_t n = rk_leaderboard_json(NULL, lb, w < 0 ? NULL : wid[w], NULL);
                 char *out = malloc(n);
                 ck_assert_ptr_nonnull(out);
-                rk_lb_json(out, lb, w < 0 ? NULL : wid[w], NULL);
+                rk_leaderboard_json(out, lb, w < 0 ? NULL : wid[w], NULL);
                 if (w < 0)
                     *bytes = n;
                 free(out);
             }
-            rk_lb_free(lb);
+            rk_leaderboard_free(lb);
         }
         *all_ms = (now_ms() - t0) / runs;
     }
@@ -1367,15 +1367,15 @@ static void bench(size_t nspots, size_t nlanes, int runs, double *all_ms, double
         *compute_ms = -1;
     for (int r = 0; r < runs; r++) {
         t0 = now_ms();
-        rk_lb *lb = rk_lb_compute(&in);
+        rk_leaderboard *lb = rk_leaderboard_compute(&in);
         ck_assert_ptr_nonnull(lb);
         double tc = now_ms() - t0;
-        size_t n = rk_lb_json(NULL, lb, NULL, NULL);
+        size_t n = rk_leaderboard_json(NULL, lb, NULL, NULL);
         char *out = malloc(n);
         ck_assert_ptr_nonnull(out);
-        rk_lb_json(out, lb, NULL, NULL);
+        rk_leaderboard_json(out, lb, NULL, NULL);
         free(out);
-        rk_lb_free(lb);
+        rk_leaderboard_free(lb);
         double t = now_ms() - t0;
         if (*one_ms < 0 || t < *one_ms)
             *one_ms = t;
@@ -1405,13 +1405,13 @@ START_TEST(test_bench)
 }
 END_TEST
 
-/* The complexity: rk_lb_compute (the ranking; the body's writer is linear, and its
+/* The complexity: rk_leaderboard_compute (the ranking; the body's writer is linear, and its
  * time is mostly memory traffic) for N spots (6 lanes each) and for 16 N.  An
  * n log n ranking takes 16 x log(16 N) / log(N) = 22.4 times as long for N = 1,000;
  * the bound allows 2.5 times that (caches, a loaded machine: each time is CPU time, the
  * fastest of several runs, and the two sizes are measured in turn, up to three times,
  * keeping the best ratio).  Measured on the 2-core test machine under a load of 8-11: x27-x36;
- * with the merge sort of rk_lb_index.c replaced by an insertion sort (quadratic) x156
+ * with the merge sort of rk_leaderboard_index.c replaced by an insertion sort (quadratic) x156
  * (while the old bound, 1,000 ms for compute + overall body, passed at 11 ms). */
 START_TEST(test_complexity)
 {
@@ -1434,10 +1434,10 @@ START_TEST(test_complexity)
         if (best <= allowed)
             break;
     }
-    printf("complexity: rk_lb_compute %zu spots %.2f ms, %zu spots %.2f ms: x%.1f (an n log n "
+    printf("complexity: rk_leaderboard_compute %zu spots %.2f ms, %zu spots %.2f ms: x%.1f (an n log n "
            "ranking x%.1f, allowed x%.1f); with the overall body x%.1f\n", n, small, 16 * n, large,
            best, nlogn, allowed, body_ratio);
-    ck_assert_msg(best <= allowed, "rk_lb_compute: %.2f ms for %zu spots, %.2f ms for "
+    ck_assert_msg(best <= allowed, "rk_leaderboard_compute: %.2f ms for %zu spots, %.2f ms for "
                   "%zu: x%.1f, more than the x%.1f an n log n ranking is allowed", small, n,
                   large, 16 * n, best, allowed);
 }

@@ -640,7 +640,7 @@ START_TEST(test_route_table)
         ck_assert_ptr_null(d->res);
     }
     else if (id == RK_ROUTE_LEADERBOARD || id == RK_ROUTE_WOD_LEADERBOARD) {
-        ck_assert_int_eq(d->answer, RK_ANSWER_BOARD);
+        ck_assert_int_eq(d->answer, RK_ANSWER_LEADERBOARD);
         ck_assert_int_eq(d->list, 0);
         ck_assert_ptr_null(d->res);
     }

@@ -1,28 +1,28 @@
-/* check_live.c: Check unit tests of rk_live: the headers of a listener (Accept,
+/* check_sse.c: Check unit tests of rk_sse: the headers of a listener (Accept,
  * Last-Event-ID, Prefer: wait=N) and the text of a lane's event. */
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "rk_live.h"
+#include "rk_sse.h"
 
 START_TEST(accept_header)
 {
-    ck_assert_int_eq(rk_accepts_event_stream("text/event-stream"), 1);
-    ck_assert_int_eq(rk_accepts_event_stream("TEXT/Event-Stream"), 1);
-    ck_assert_int_eq(rk_accepts_event_stream("application/json, text/event-stream;q=0.5"), 1);
-    ck_assert_int_eq(rk_accepts_event_stream(" text/event-stream ; charset=utf-8"), 1);
-    ck_assert_int_eq(rk_accepts_event_stream("text/event-stream;q=0.001"), 1);
-    ck_assert_int_eq(rk_accepts_event_stream("text/event-stream;q=0"), 0);
-    ck_assert_int_eq(rk_accepts_event_stream("text/event-stream; q=0.000"), 0);
-    ck_assert_int_eq(rk_accepts_event_stream("*/*"), 0);         /* a default, not a request */
-    ck_assert_int_eq(rk_accepts_event_stream("text/*"), 0);
-    ck_assert_int_eq(rk_accepts_event_stream("application/json"), 0);
-    ck_assert_int_eq(rk_accepts_event_stream("text/event-streams"), 0);
-    ck_assert_int_eq(rk_accepts_event_stream("text/event"), 0);
-    ck_assert_int_eq(rk_accepts_event_stream(""), 0);
-    ck_assert_int_eq(rk_accepts_event_stream(NULL), 0);
+    ck_assert_int_eq(rk_sse_accepts("text/event-stream"), 1);
+    ck_assert_int_eq(rk_sse_accepts("TEXT/Event-Stream"), 1);
+    ck_assert_int_eq(rk_sse_accepts("application/json, text/event-stream;q=0.5"), 1);
+    ck_assert_int_eq(rk_sse_accepts(" text/event-stream ; charset=utf-8"), 1);
+    ck_assert_int_eq(rk_sse_accepts("text/event-stream;q=0.001"), 1);
+    ck_assert_int_eq(rk_sse_accepts("text/event-stream;q=0"), 0);
+    ck_assert_int_eq(rk_sse_accepts("text/event-stream; q=0.000"), 0);
+    ck_assert_int_eq(rk_sse_accepts("*/*"), 0);         /* a default, not a request */
+    ck_assert_int_eq(rk_sse_accepts("text/*"), 0);
+    ck_assert_int_eq(rk_sse_accepts("application/json"), 0);
+    ck_assert_int_eq(rk_sse_accepts("text/event-streams"), 0);
+    ck_assert_int_eq(rk_sse_accepts("text/event"), 0);
+    ck_assert_int_eq(rk_sse_accepts(""), 0);
+    ck_assert_int_eq(rk_sse_accepts(NULL), 0);
 }
 END_TEST
 
@@ -30,23 +30,23 @@ START_TEST(last_event_id)
 {
     int64_t id = -7;
 
-    ck_assert_int_eq(rk_last_event_id(NULL, &id), 0);
-    ck_assert_int_eq(rk_last_event_id("", &id), 0);
-    ck_assert_int_eq(rk_last_event_id("  ", &id), 0);
-    ck_assert_int_eq(rk_last_event_id("81", &id), 1);
+    ck_assert_int_eq(rk_sse_last_event_id(NULL, &id), 0);
+    ck_assert_int_eq(rk_sse_last_event_id("", &id), 0);
+    ck_assert_int_eq(rk_sse_last_event_id("  ", &id), 0);
+    ck_assert_int_eq(rk_sse_last_event_id("81", &id), 1);
     ck_assert_int_eq(id, 81);
-    ck_assert_int_eq(rk_last_event_id(" 0081 ", &id), 1);
+    ck_assert_int_eq(rk_sse_last_event_id(" 0081 ", &id), 1);
     ck_assert_int_eq(id, 81);
-    ck_assert_int_eq(rk_last_event_id("0", &id), 1);
+    ck_assert_int_eq(rk_sse_last_event_id("0", &id), 1);
     ck_assert_int_eq(id, 0);
-    ck_assert_int_eq(rk_last_event_id("999999999999999999", &id), 1);
+    ck_assert_int_eq(rk_sse_last_event_id("999999999999999999", &id), 1);
     ck_assert(id == INT64_C(999999999999999999));
-    ck_assert_int_eq(rk_last_event_id("1000000000000000000", &id), -1);   /* 19 digits */
-    ck_assert_int_eq(rk_last_event_id("-1", &id), -1);
-    ck_assert_int_eq(rk_last_event_id("+1", &id), -1);
-    ck_assert_int_eq(rk_last_event_id("1a", &id), -1);
-    ck_assert_int_eq(rk_last_event_id("1 2", &id), -1);
-    ck_assert_int_eq(rk_last_event_id("abc", &id), -1);
+    ck_assert_int_eq(rk_sse_last_event_id("1000000000000000000", &id), -1);   /* 19 digits */
+    ck_assert_int_eq(rk_sse_last_event_id("-1", &id), -1);
+    ck_assert_int_eq(rk_sse_last_event_id("+1", &id), -1);
+    ck_assert_int_eq(rk_sse_last_event_id("1a", &id), -1);
+    ck_assert_int_eq(rk_sse_last_event_id("1 2", &id), -1);
+    ck_assert_int_eq(rk_sse_last_event_id("abc", &id), -1);
 }
 END_TEST
 
@@ -72,11 +72,11 @@ END_TEST
 
 static char *event(const rk_lane_change *c, const char *key)
 {
-    size_t n = rk_lane_event(NULL, c, key);
+    size_t n = rk_sse_lane_event(NULL, c, key);
     char *out = malloc(n + 1);
 
     ck_assert_ptr_nonnull(out);
-    ck_assert_uint_eq(rk_lane_event(out, c, key), n);
+    ck_assert_uint_eq(rk_sse_lane_event(out, c, key), n);
     out[n] = '\0';
     return out;
 }

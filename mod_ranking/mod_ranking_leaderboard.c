@@ -1,4 +1,4 @@
-/* mod_ranking_board.c: a leaderboard is computed by the pure rk_leaderboard (the
+/* mod_ranking_leaderboard.c: a leaderboard is computed by the pure rk_leaderboard (the
  * ranking rules) from the competition's rows: its WODs, spots and every lane that may
  * rank.  The read path caches each answer per data revision; here, each child also
  * keeps the rows of the last few competitions it ranked (the "input"), so that a new
@@ -7,19 +7,21 @@
  *
  * An input at revision R, holding the change log up to id H, follows the database to
  * revision R' without a full read when R' - R equals the number of change-log records
- * after H: every accepted lane PUT or DELETE moves the revision by exactly one and
- * writes exactly one record, in one transaction, so the equality holds only when
+ * after H (rkm_changes_follow): by the rule of the change log (mod_ranking_changes.h),
+ * every accepted lane PUT or DELETE moves the revision by exactly one and writes
+ * exactly one record, in one transaction, so the equality holds only when
  * nothing but recorded lane changes happened (a change of any other row moves the
  * revision without a record; a record that commits late with an id below H, which
  * PostgreSQL allows, is counted in R' but not after H).  Then each changed lane of
  * this competition is read again: a new score, tiebreak or spot is patched in place;
  * anything else (a deleted lane, a new lane number, a lane that can no longer rank)
  * reads the whole competition again.  All of it in one read-only transaction. */
-#include "mod_ranking_board.h"
+#include "mod_ranking_leaderboard.h"
+#include "mod_ranking_changes.h"
 #include "rk_cache.h"
 #include "rk_leaderboard.h"
 
-#define LB_LANE_NCOLS 7         /* RK_Q_LB_LANES: wod, spot, heat, lane, score, tiebreak, number */
+#define LANE_NCOLS 7         /* RK_Q_LEADERBOARD_LANES: wod, spot, heat, lane, score, tiebreak, number */
 #define INPUTS 4                /* inputs kept per child (least recently used goes) */
 #define MAX_PATCH 64            /* changes followed at once; more: a full read */
 #define MAX_PATCHED 4096        /* patches before a full read gives the pool's memory back */
@@ -34,17 +36,17 @@ typedef struct {
     const char *cid, *epoch;
     apr_uint64_t rev;           /* the data revision the input shows */
     apr_int64_t hist;           /* the newest change-log id it includes */
-    rk_lb_input in;
-    rk_lb_lane *lanes;          /* in.lanes, to patch */
+    rk_leaderboard_input in;
+    rk_leaderboard_lane *lanes;          /* in.lanes, to patch */
     const char **numbers;       /* [i]: the lane number of lanes[i] */
     unsigned patched;
-} board_input;
+} kept_input;
 
-static board_input inputs[INPUTS];
+static kept_input inputs[INPUTS];
 static apr_thread_mutex_t *inputs_lock;   /* the table: which input is whose */
 static apr_uint64_t inputs_clock;
 
-void rk_board_child_init(apr_pool_t *p, server_rec *s)
+static void leaderboard_child_init(apr_pool_t *p, server_rec *s)
 {
     int i;
 
@@ -66,9 +68,9 @@ void rk_board_child_init(apr_pool_t *p, server_rec *s)
  * given to CID and emptied, locked.  NULL when inputs are not kept (no mutex).  Which
  * competition a slot serves (owner) is read and changed only under inputs_lock; what
  * it holds, only under its own lock: a thread never reads another's rows. */
-static board_input *input_take(const char *cid)
+static kept_input *input_take(const char *cid)
 {
-    board_input *in = NULL;
+    kept_input *in = NULL;
     int i;
 
     if (!inputs_lock) {
@@ -95,7 +97,7 @@ static board_input *input_take(const char *cid)
     return in;
 }
 
-static void input_drop(board_input *in)
+static void input_drop(kept_input *in)
 {
     if (in->pool) {
         apr_pool_destroy(in->pool);
@@ -103,51 +105,24 @@ static void input_drop(board_input *in)
     }
 }
 
-/* Read every row of query Q (arguments ARGS) into an array of NCOLS strings per row,
- * copied into P: a new array when *OUT is NULL, else appended to *OUT.  The driver's
- * own structures go into TMP.  0, or -1 on a database error. */
-static int rows(request_rec *r, apr_pool_t *tmp, apr_pool_t *p, rk_db *db, rk_query_id q,
-                const char **args, int ncols, apr_array_header_t **out)
-{
-    apr_dbd_results_t *rs = NULL;
-    apr_dbd_row_t *row = NULL;
-    int i;
-
-    if (rk_db_select(r, tmp, db, q, args, &rs) != 0) {
-        return -1;
-    }
-    if (*out == NULL) {
-        *out = apr_array_make(p, 256, ncols * (int)sizeof(const char *));
-    }
-    while (apr_dbd_get_row(db->dbd->driver, tmp, rs, &row, -1) == 0) {
-        const char **v = apr_array_push(*out);
-
-        for (i = 0; i < ncols; i++) {
-            const char *c = rk_db_col(db, row, i);
-            v[i] = c ? apr_pstrdup(p, c) : NULL;
-        }
-    }
-    return 0;
-}
-
 /* The whole input of competition CID into IN, its rows in P (the driver's structures
  * in TMP).  OK, 404 when there is no such competition, or 503. */
-static int read_rows(request_rec *r, apr_pool_t *tmp, apr_pool_t *p, rk_db *db,
-                     const char *cid, board_input *in)
+static int read_rows(request_rec *r, apr_pool_t *tmp, apr_pool_t *p, rkm_db *db,
+                     const char *cid, kept_input *in)
 {
-    const char *args[1] = { cid }, *last[1];
+    const char *args[1] = { cid };
     apr_array_header_t *comp = NULL, *wods = NULL, *spots = NULL, *lanes = NULL;
     const char **v;
-    rk_lb_wod *w;
-    rk_lb_spot *s;
+    rk_leaderboard_wod *w;
+    rk_leaderboard_spot *s;
     int i;
 
-    if (rows(r, tmp, p, db, RK_Q_LB_COMPETITION, args, 2, &comp) != 0
-        || rows(r, tmp, p, db, RK_Q_LB_WODS, args, 3, &wods) != 0
-        || rows(r, tmp, p, db, RK_Q_LB_SPOTS, args, 4, &spots) != 0
-        || rows(r, tmp, p, db, RK_Q_LB_LANES, args, LB_LANE_NCOLS, &lanes) != 0
-        || rows(r, tmp, p, db, RK_Q_LB_LANES_UNTIMED, args, LB_LANE_NCOLS, &lanes) != 0
-        || rk_db_select_one(r, db, RK_Q_HISTORY_LAST, NULL, last, 1) != 1 || !last[0]) {
+    if (rkm_db_select_rows(r, tmp, p, db, RK_Q_LEADERBOARD_COMPETITION, args, 2, &comp) != 0
+        || rkm_db_select_rows(r, tmp, p, db, RK_Q_LEADERBOARD_WODS, args, 3, &wods) != 0
+        || rkm_db_select_rows(r, tmp, p, db, RK_Q_LEADERBOARD_SPOTS, args, 4, &spots) != 0
+        || rkm_db_select_rows(r, tmp, p, db, RK_Q_LEADERBOARD_LANES, args, LANE_NCOLS, &lanes) != 0
+        || rkm_db_select_rows(r, tmp, p, db, RK_Q_LEADERBOARD_LANES_UNTIMED, args, LANE_NCOLS, &lanes) != 0
+        || rkm_changes_newest(r, db, &in->hist) != 0) {
         return HTTP_SERVICE_UNAVAILABLE;
     }
     if (comp->nelts == 0) {
@@ -157,7 +132,6 @@ static int read_rows(request_rec *r, apr_pool_t *tmp, apr_pool_t *p, rk_db *db,
     v = (const char **)comp->elts;
     in->in.competition_id = v[0];
     in->in.ranking = v[1];
-    in->hist = apr_atoi64(last[0]);
 
     in->in.nwods = (size_t)wods->nelts;
     in->in.wods = w = apr_pcalloc(p, (in->in.nwods + 1) * sizeof(*w));
@@ -177,8 +151,8 @@ static int read_rows(request_rec *r, apr_pool_t *tmp, apr_pool_t *p, rk_db *db,
     in->in.nlanes = (size_t)lanes->nelts;
     in->in.lanes = in->lanes = apr_pcalloc(p, (in->in.nlanes + 1) * sizeof(*in->lanes));
     in->numbers = apr_pcalloc(p, (in->in.nlanes + 1) * sizeof(*in->numbers));
-    for (i = 0, v = (const char **)lanes->elts; i < lanes->nelts; i++, v += LB_LANE_NCOLS) {
-        rk_lb_lane *l = &in->lanes[i];
+    for (i = 0, v = (const char **)lanes->elts; i < lanes->nelts; i++, v += LANE_NCOLS) {
+        rk_leaderboard_lane *l = &in->lanes[i];
 
         l->wod_id = v[0];
         l->spot_id = v[1];
@@ -193,10 +167,10 @@ static int read_rows(request_rec *r, apr_pool_t *tmp, apr_pool_t *p, rk_db *db,
 
 /* The whole input of competition CID into IN (its pool P, already created).  OK, 404
  * when there is no such competition, 503 or 500. */
-static int read_all(request_rec *r, apr_pool_t *p, rk_db *db, const char *cid,
-                    board_input *in)
+static int read_all(request_rec *r, apr_pool_t *p, rkm_db *db, const char *cid,
+                    kept_input *in)
 {
-    apr_pool_t *tmp = rk_db_rows_pool(r);
+    apr_pool_t *tmp = rkm_db_rows_pool(r);
     int rv = tmp ? read_rows(r, tmp, p, db, cid, in) : HTTP_INTERNAL_SERVER_ERROR;
 
     if (tmp) {
@@ -210,28 +184,26 @@ static int same(const char *a, const char *b)
     return a && b ? strcmp(a, b) == 0 : a == b;
 }
 
-/* Patch the lanes changed after IN->hist into IN.  OK; DECLINED when IN cannot follow
+/* Patch the lanes changed after IN->hist into IN (the records after it account for
+ * every revision step since IN->rev: rkm_changes_follow).  OK; DECLINED when IN cannot follow
  * them (read it all again); 503. */
-static int patch(request_rec *r, rk_db *db, board_input *in)
+static int patch(request_rec *r, rkm_db *db, kept_input *in)
 {
-    char hist[32];
-    const char *args[2] = { in->in.competition_id, hist };
-    apr_array_header_t *changes = NULL;
+    apr_array_header_t *changes = rkm_changes_lanes(r, db, in->in.competition_id, in->hist);
     const char **c;
     int i;
 
-    apr_snprintf(hist, sizeof(hist), "%" APR_INT64_T_FMT, in->hist);
-    if (rows(r, r->pool, r->pool, db, RK_Q_LB_CHANGED_LANES, args, 2, &changes) != 0) {
+    if (!changes) {
         return HTTP_SERVICE_UNAVAILABLE;
     }
     for (i = 0, c = (const char **)changes->elts; i < changes->nelts; i++, c += 2) {
-        const char *largs[2] = { in->in.competition_id, c[0] }, *v[LB_LANE_NCOLS];
+        const char *largs[2] = { in->in.competition_id, c[0] }, *v[LANE_NCOLS];
         size_t k;
 
         if (!c[0] || !same(c[1], "update")) {
             return DECLINED;
         }
-        switch (rk_db_select_one(r, db, RK_Q_LB_LANE, largs, v, LB_LANE_NCOLS)) {
+        switch (rkm_db_select_one(r, db, RK_Q_LEADERBOARD_LANE, largs, v, LANE_NCOLS)) {
         case -1: return HTTP_SERVICE_UNAVAILABLE;
         case 0:  return DECLINED;   /* it can no longer rank: its spot was taken off */
         }
@@ -258,34 +230,31 @@ static int patch(request_rec *r, rk_db *db, board_input *in)
 
 /* Bring IN (kept for competition CID, or empty) to what the open read transaction
  * sees.  OK, 404 (no such competition: IN is empty), 503 or 500. */
-static int refresh(request_rec *r, rk_db *db, const char *cid, board_input *in)
+static int refresh(request_rec *r, rkm_db *db, const char *cid, kept_input *in)
 {
-    rk_rev rev;
+    rkm_rev rev;
     apr_pool_t *p;
+    apr_int64_t newest;
     int rv;
 
-    if (rk_db_revision(r, db, &rev) != 0) {
+    if (rkm_revision_read(r, db, &rev) != 0) {
         return HTTP_SERVICE_UNAVAILABLE;
     }
     if (in->pool && strcmp(in->epoch, rev.epoch) == 0 && rev.data >= in->rev
         && in->patched < MAX_PATCHED) {
-        char hist[32];
-        const char *args[1] = { hist }, *n[2];
-
         if (rev.data == in->rev) {
             return OK;
         }
-        apr_snprintf(hist, sizeof(hist), "%" APR_INT64_T_FMT, in->hist);
-        if (rk_db_select_one(r, db, RK_Q_LB_CHANGES, args, n, 2) != 1 || !n[0] || !n[1]) {
+        switch (rkm_changes_follow(r, db, in->hist, in->rev, rev.data, MAX_PATCH, &newest)) {
+        case -1:
             return HTTP_SERVICE_UNAVAILABLE;
-        }
-        if ((apr_uint64_t)apr_atoi64(n[0]) == rev.data - in->rev
-            && apr_atoi64(n[0]) <= MAX_PATCH) {
+        case 1:
             if ((rv = patch(r, db, in)) == OK) {
                 ap_log_rerror(APLOG_MARK, APLOG_TRACE1, 0, r, "leaderboard input of competition "
-                              "%s: %s lane changes followed", cid, n[0]);
+                              "%s: %" APR_UINT64_T_FMT " lane changes followed", cid,
+                              rev.data - in->rev);
                 in->rev = rev.data;
-                in->hist = apr_atoi64(n[1]);
+                in->hist = newest;
             }
             if (rv != DECLINED) {
                 if (rv != OK) {
@@ -296,7 +265,7 @@ static int refresh(request_rec *r, rk_db *db, const char *cid, board_input *in)
         }
     }
     input_drop(in);
-    if (!(p = rk_db_own_pool(NULL))) {   /* kept until the input is dropped */
+    if (!(p = rkm_db_own_pool(NULL))) {   /* kept until the input is dropped */
         return HTTP_INTERNAL_SERVER_ERROR;
     }
     in->pool = p;
@@ -315,10 +284,10 @@ static int refresh(request_rec *r, rk_db *db, const char *cid, board_input *in)
 
 /* Rank IN and write the leaderboard of WOD (NULL: overall) and DIVISION (NULL: all)
  * into a value for the answer cache under KEY. */
-static void *rank(request_rec *r, const rk_lb_input *in, const char *wod, const char *division,
+static void *rank(request_rec *r, const rk_leaderboard_input *in, const char *wod, const char *division,
                   const char *key, int *status, size_t *len)
 {
-    rk_lb *lb = rk_lb_compute(in);
+    rk_leaderboard *lb = rk_leaderboard_compute(in);
     char *out = NULL;
 
     *status = HTTP_INTERNAL_SERVER_ERROR;
@@ -326,38 +295,38 @@ static void *rank(request_rec *r, const rk_lb_input *in, const char *wod, const 
         ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "out of memory ranking competition %s",
                       in->competition_id);
     }
-    else if ((wod && !rk_lb_has_wod(lb, wod)) || (division && !rk_lb_has_division(lb, division))) {
+    else if ((wod && !rk_leaderboard_has_wod(lb, wod)) || (division && !rk_leaderboard_has_division(lb, division))) {
         *status = HTTP_NOT_FOUND;
     }
     else {
-        *len = rk_lb_json(NULL, lb, wod, division);
+        *len = rk_leaderboard_json(NULL, lb, wod, division);
         if ((out = rk_cache_value_new(key, *len)) != NULL) {
-            rk_lb_json(out, lb, wod, division);
+            rk_leaderboard_json(out, lb, wod, division);
             *status = HTTP_OK;
         }
     }
-    rk_lb_free(lb);
+    rk_leaderboard_free(lb);
     return out;
 }
 
-void *rk_board_build(request_rec *r, rk_db *db, const rk_route *route, const char *division,
+void *rkm_leaderboard_build(request_rec *r, rkm_db *db, const rk_route *route, const char *division,
                      const char *key, int *status, size_t *len)
 {
     const char *cid = route->ids[RK_ID_COMPETITION];
     const char *wod = route->id == RK_ROUTE_WOD_LEADERBOARD ? route->ids[1] : NULL;
-    board_input *in = input_take(cid), scratch;
+    kept_input *in = input_take(cid), scratch;
     void *out = NULL;
 
-    if (!in) {   /* nothing kept: read into a board of this request's */
+    if (!in) {   /* nothing kept: read into an input of this request's */
         memset(&scratch, 0, sizeof(scratch));
         in = &scratch;
     }
-    if (rk_db_begin_read(r, db) != 0) {
+    if (rkm_db_begin_read(r, db) != 0) {
         *status = HTTP_SERVICE_UNAVAILABLE;
     }
     else {
         *status = refresh(r, db, cid, in);
-        rk_db_end_read(r, db);
+        rkm_db_end_read(r, db);
     }
     if (*status == OK) {
         out = rank(r, &in->in, wod, division, key, status, len);
@@ -370,15 +339,20 @@ void *rk_board_build(request_rec *r, rk_db *db, const rk_route *route, const cha
     }
     return out;
 }
-int rk_board_exists(request_rec *r, rk_db *db, const rk_route *route)
+int rkm_leaderboard_exists(request_rec *r, rkm_db *db, const rk_route *route)
 {
     const char *args[RK_MAX_IDS], *id[1];
 
     rk_route_args(route, args);
-    switch (rk_db_select_one(r, db, route->id == RK_ROUTE_WOD_LEADERBOARD ? RK_Q_WOD
+    switch (rkm_db_select_one(r, db, route->id == RK_ROUTE_WOD_LEADERBOARD ? RK_Q_WOD
                              : RK_Q_COMPETITION, args, id, 1)) {
     case 1:  return OK;
     case 0:  return HTTP_NOT_FOUND;
     default: return HTTP_SERVICE_UNAVAILABLE;
     }
+}
+
+void rkm_leaderboard_register_hooks(void)
+{
+    ap_hook_child_init(leaderboard_child_init, NULL, NULL, APR_HOOK_MIDDLE);
 }

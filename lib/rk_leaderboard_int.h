@@ -1,8 +1,8 @@
-/* rk_lb_int.h: what the files of the leaderboard share (rk_leaderboard.c: ranking;
- * rk_leaderboard_json.c: the bodies; rk_lb_index.c: sorting and lookups by id).
+/* rk_leaderboard_int.h: what the files of the leaderboard share (rk_leaderboard.c: ranking;
+ * rk_leaderboard_json.c: the bodies; rk_leaderboard_index.c: sorting and lookups by id).
  * Not for any other file: the interface is rk_leaderboard.h. */
-#ifndef RK_LB_INT_H
-#define RK_LB_INT_H
+#ifndef RK_LEADERBOARD_INT_H
+#define RK_LEADERBOARD_INT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -52,7 +52,7 @@ typedef struct {
 
 /* An open-addressing hash table of item indices by id (exact bytes, as strcmp): every
  * lane looks up its WOD and its spot, and a binary search over strings was most of
- * the compute time of a large board.  The first item of an id wins. */
+ * the compute time of a large leaderboard.  The first item of an id wins. */
 typedef struct {
     by_id_ctx items;
     idx_t *slots;       /* item index, or NO_IDX for an empty slot */
@@ -60,7 +60,7 @@ typedef struct {
     size_t mask;
 } id_table;
 
-struct rk_lb {
+struct rk_leaderboard {
     const char *competition_id;
     int chart;                  /* 1: chart100, 0: places */
     size_t nspots, nwods, ndivs, ncells;
@@ -77,20 +77,20 @@ struct rk_lb {
 
 typedef int (*cmp_fn)(const void *ctx, idx_t a, idx_t b);
 
-/* rk_lb_index.c */
-void rk_lb_msort(idx_t *a, idx_t *tmp, size_t n, cmp_fn cmp, const void *ctx);
-size_t rk_lb_nonzero(size_t n);
-int rk_lb_cmp_i64(int64_t a, int64_t b);
-int rk_lb_parse_int(const char *s, long long *v);
-int rk_lb_id_cmp(const char *a, const char *b);
-int rk_lb_nullable_strcmp(const char *a, const char *b);
-idx_t rk_lb_table_find(const id_table *t, const char *id);
-int rk_lb_table_build(id_table *t, const char *const *ids, size_t stride, size_t n);
-void rk_lb_table_free(id_table *t);
+/* rk_leaderboard_index.c */
+void rk_leaderboard_msort(idx_t *a, idx_t *tmp, size_t n, cmp_fn cmp, const void *ctx);
+size_t rk_leaderboard_nonzero(size_t n);
+int rk_leaderboard_cmp_i64(int64_t a, int64_t b);
+int rk_leaderboard_parse_int(const char *s, long long *v);
+int rk_leaderboard_id_cmp(const char *a, const char *b);
+int rk_leaderboard_nullable_strcmp(const char *a, const char *b);
+idx_t rk_leaderboard_table_find(const id_table *t, const char *id);
+int rk_leaderboard_table_build(id_table *t, const char *const *ids, size_t stride, size_t n);
+void rk_leaderboard_table_free(id_table *t);
 
 /* rk_leaderboard.c: a spot's cell in WOD W (NULL: no lane), place (0: none), points */
-const lb_cell *rk_lb_cell_at(const rk_lb *lb, size_t w, size_t s);
-int32_t rk_lb_rank_at(const rk_lb *lb, size_t w, size_t s);
-int64_t rk_lb_points_at(const rk_lb *lb, size_t w, size_t s);
+const lb_cell *rk_leaderboard_cell_at(const rk_leaderboard *lb, size_t w, size_t s);
+int32_t rk_leaderboard_rank_at(const rk_leaderboard *lb, size_t w, size_t s);
+int64_t rk_leaderboard_points_at(const rk_leaderboard *lb, size_t w, size_t s);
 
 #endif

@@ -1,26 +1,26 @@
-/* rk_lb_index.c: the leaderboard's sorting, comparisons and lookups by id (see
+/* rk_leaderboard_index.c: the leaderboard's sorting, comparisons and lookups by id (see
  * rk_leaderboard.c for the layout). */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "rk_lb_int.h"
+#include "rk_leaderboard_int.h"
 #include "rk_mem.h"
 
 /* ------------------------------------------------------------------ helpers */
 
 
 /* Stable merge sort of N indices, TMP of the same size. */
-void rk_lb_msort(idx_t *a, idx_t *tmp, size_t n, cmp_fn cmp, const void *ctx)
+void rk_leaderboard_msort(idx_t *a, idx_t *tmp, size_t n, cmp_fn cmp, const void *ctx)
 {
     size_t half = n / 2, i = 0, j = half, k = 0;
 
     if (n < 2) {
         return;
     }
-    rk_lb_msort(a, tmp, half, cmp, ctx);
-    rk_lb_msort(a + half, tmp, n - half, cmp, ctx);
+    rk_leaderboard_msort(a, tmp, half, cmp, ctx);
+    rk_leaderboard_msort(a + half, tmp, n - half, cmp, ctx);
     if (cmp(ctx, a[half - 1], a[half]) <= 0) {
         return;   /* already in order: sorted input costs O(n) */
     }
@@ -36,18 +36,18 @@ void rk_lb_msort(idx_t *a, idx_t *tmp, size_t n, cmp_fn cmp, const void *ctx)
 
 /* An allocation size of N items, at least one: every array exists, even empty, so
  * that &array[0] is always a valid address. */
-size_t rk_lb_nonzero(size_t n)
+size_t rk_leaderboard_nonzero(size_t n)
 {
     return n ? n : 1;
 }
 
-int rk_lb_cmp_i64(int64_t a, int64_t b)
+int rk_leaderboard_cmp_i64(int64_t a, int64_t b)
 {
     return a < b ? -1 : a > b;
 }
 
 /* An integer column as rk_json shows one (RK_F_INT): the whole string, in range. */
-int rk_lb_parse_int(const char *s, long long *v)
+int rk_leaderboard_parse_int(const char *s, long long *v)
 {
     char *end;
 
@@ -62,7 +62,7 @@ int rk_lb_parse_int(const char *s, long long *v)
 /* Compare decimal ids by value: leading zeros skipped, then the longer is larger;
  * strcmp breaks what is left (an id is digits, but this stays a total order on any
  * string). */
-int rk_lb_id_cmp(const char *a, const char *b)
+int rk_leaderboard_id_cmp(const char *a, const char *b)
 {
     const char *x = a, *y = b;
     size_t lx, ly;
@@ -85,7 +85,7 @@ int rk_lb_id_cmp(const char *a, const char *b)
     return strcmp(a, b);
 }
 
-int rk_lb_nullable_strcmp(const char *a, const char *b)   /* NULL after any string */
+int rk_leaderboard_nullable_strcmp(const char *a, const char *b)   /* NULL after any string */
 {
     if (!a || !b) {
         return (a == NULL) - (b == NULL);
@@ -116,7 +116,7 @@ static uint32_t id_hash(const char *s)   /* FNV-1a */
     return h;
 }
 
-idx_t rk_lb_table_find(const id_table *t, const char *id)
+idx_t rk_leaderboard_table_find(const id_table *t, const char *id)
 {
     uint32_t h;
     size_t j;
@@ -137,7 +137,7 @@ idx_t rk_lb_table_find(const id_table *t, const char *id)
 
 /* Fill T with the N items of ITEMS (a load factor of at most 1/2).  0, or -1 when
  * out of memory. */
-int rk_lb_table_build(id_table *t, const char *const *ids, size_t stride, size_t n)
+int rk_leaderboard_table_build(id_table *t, const char *const *ids, size_t stride, size_t n)
 {
     size_t size = 4, i;
 
@@ -148,7 +148,7 @@ int rk_lb_table_build(id_table *t, const char *const *ids, size_t stride, size_t
     }
     t->mask = size - 1;
     t->slots = rk_mem_alloc(size * sizeof(*t->slots));
-    t->hashes = rk_mem_alloc(rk_lb_nonzero(n) * sizeof(*t->hashes));
+    t->hashes = rk_mem_alloc(rk_leaderboard_nonzero(n) * sizeof(*t->hashes));
     if (!t->slots || !t->hashes) {
         return -1;
     }
@@ -158,7 +158,7 @@ int rk_lb_table_build(id_table *t, const char *const *ids, size_t stride, size_t
         size_t j;
 
         t->hashes[i] = id_hash(id);
-        if (rk_lb_table_find(t, id) != NO_IDX) {
+        if (rk_leaderboard_table_find(t, id) != NO_IDX) {
             continue;   /* a second item with that id: never found */
         }
         j = t->hashes[i] & t->mask;
@@ -170,7 +170,7 @@ int rk_lb_table_build(id_table *t, const char *const *ids, size_t stride, size_t
     return 0;
 }
 
-void rk_lb_table_free(id_table *t)
+void rk_leaderboard_table_free(id_table *t)
 {
     rk_mem_free(t->slots);
     rk_mem_free(t->hashes);

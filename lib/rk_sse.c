@@ -1,4 +1,4 @@
-/* rk_live.c: see rk_live.h. */
+/* rk_sse.c: see rk_sse.h. */
 #include <ctype.h>
 #include <string.h>
 #include <strings.h>
@@ -6,7 +6,7 @@
 #include <jansson.h>
 
 #include "rk_json.h"
-#include "rk_live.h"
+#include "rk_sse.h"
 
 static const char *skip_ows(const char *p)
 {
@@ -47,7 +47,7 @@ static int qvalue(const char *p, size_t n)
     return q;
 }
 
-int rk_accepts_event_stream(const char *accept)
+int rk_sse_accepts(const char *accept)
 {
     const char *p = accept;
 
@@ -74,7 +74,7 @@ int rk_accepts_event_stream(const char *accept)
     return 0;
 }
 
-int rk_last_event_id(const char *value, int64_t *id)
+int rk_sse_last_event_id(const char *value, int64_t *id)
 {
     const char *p;
     int64_t v = 0;
@@ -145,7 +145,7 @@ static int json_value(const char *v)
     return ok;
 }
 
-size_t rk_lane_event(char *out, const rk_lane_change *c, const char *key)
+size_t rk_sse_lane_event(char *out, const rk_lane_change *c, const char *key)
 {
     rk_jw w = { out, 0 };
     int with_lane = !strcmp(c->action, "update") && json_value(c->lane);

@@ -1,20 +1,20 @@
-/* rk_live.h: the pieces of live updates that need no server: the headers a listener
+/* rk_sse.h: the pieces of live updates that need no server: the headers a listener
  * sends (Accept, Last-Event-ID, Prefer: wait=N) and the text of a Server-Sent Event
- * for a change of a lane.  Pure C, unit-tested (check_live). */
-#ifndef RK_LIVE_H
-#define RK_LIVE_H
+ * for a change of a lane.  Pure C, unit-tested (check_sse). */
+#ifndef RK_SSE_H
+#define RK_SSE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 /* 1 when an Accept header value (NULL: none) names text/event-stream with a q-value
  * that is not 0.  Wildcards do not count: "* / *" is what clients send by default. */
-int rk_accepts_event_stream(const char *accept);
+int rk_sse_accepts(const char *accept);
 
 /* A Last-Event-ID header value as a record id: 1 to 18 digits, no sign (leading
  * zeros allowed), spaces around ignored; *ID set.  0 when absent (NULL) or empty, -1
  * when it is not such a number. */
-int rk_last_event_id(const char *value, int64_t *id);
+int rk_sse_last_event_id(const char *value, int64_t *id);
 
 /* The seconds of "wait=N" in a Prefer header value (RFC 7240; preferences separated
  * by commas, parameters after ';' ignored, the name case-insensitive, N from 1 to 60):
@@ -33,6 +33,6 @@ typedef struct {
  * or "line").  Returns its length; writes it into OUT unless OUT is NULL.  A record
  * whose lane is not one JSON value is sent as a delete-shaped event without the lane
  * (never broken JSON). */
-size_t rk_lane_event(char *out, const rk_lane_change *c, const char *key);
+size_t rk_sse_lane_event(char *out, const rk_lane_change *c, const char *key);
 
 #endif

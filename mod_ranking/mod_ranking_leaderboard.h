@@ -1,23 +1,24 @@
-/* mod_ranking_board.h: leaderboards, built from the database by rk_leaderboard. */
-#ifndef MOD_RANKING_BOARD_H
-#define MOD_RANKING_BOARD_H
+/* mod_ranking_leaderboard.h: leaderboards, built from the database by rk_leaderboard. */
+#ifndef MOD_RANKING_LEADERBOARD_H
+#define MOD_RANKING_LEADERBOARD_H
 
 #include "mod_ranking_private.h"
 #include "mod_ranking_db.h"
 #include "rk_router.h"
 
-/* child_init: the mutexes of the leaderboard inputs each child keeps. */
-void rk_board_child_init(apr_pool_t *p, server_rec *s);
+/* register_hooks: child_init makes the mutexes of the leaderboard inputs each child
+ * keeps. */
+void rkm_leaderboard_register_hooks(void);
 
 /* The leaderboard of ROUTE (RK_ROUTE_LEADERBOARD or RK_ROUTE_WOD_LEADERBOARD), only
  * DIVISION when not NULL, written into a value of its exact size for the answer
  * cache under KEY (the caller holds its reference); or NULL with *STATUS 404 (no
  * such competition, WOD of it, or division), 503 or 500. */
-void *rk_board_build(request_rec *r, rk_db *db, const rk_route *route, const char *division,
+void *rkm_leaderboard_build(request_rec *r, rkm_db *db, const rk_route *route, const char *division,
                      const char *key, int *status, size_t *len);
 
 /* OK when the competition of ROUTE (and its WOD, for a WOD leaderboard) exists; else
  * 404, or 503 on a database error. */
-int rk_board_exists(request_rec *r, rk_db *db, const rk_route *route);
+int rkm_leaderboard_exists(request_rec *r, rkm_db *db, const rk_route *route);
 
 #endif

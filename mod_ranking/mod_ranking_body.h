@@ -1,0 +1,12 @@
+/* mod_ranking_body.h: reading a request body. */
+#ifndef MOD_RANKING_BODY_H
+#define MOD_RANKING_BODY_H
+
+#include "mod_ranking_private.h"
+
+/* Content-Type application/json, the body limit, then the body into *BUF (NUL
+ * terminated, *LEN bytes).  OK; otherwise the request is answered and the handler
+ * returns the value: DONE (answered here) or AP_FILTER_ERROR (by httpd's filter). */
+int rkm_take_json_body(request_rec *r, char **buf, apr_size_t *len);
+
+#endif

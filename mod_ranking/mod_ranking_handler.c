@@ -1,0 +1,152 @@
+/* mod_ranking_handler.c: the hooks a request on a mount goes through: translate_name
+ * and map_to_storage (claim it, no file walk) -> the access hook (bearer token:
+ * mod_ranking_auth.c) -> the handler, which checks route (404), method (405) and role
+ * (403), then answers through the read path (mod_ranking_read.c), the write path
+ * (mod_ranking_write.c), /connect (mod_ranking_auth.c) or an event stream
+ * (mod_ranking_stream.c). */
+#include "mod_ranking_handler.h"
+#include "mod_ranking_answer.h"
+#include "mod_ranking_auth.h"
+#include "mod_ranking_connect.h"
+#include "mod_ranking_read.h"
+#include "mod_ranking_request.h"
+#include "mod_ranking_stream.h"
+#include "mod_ranking_write.h"
+
+/* The bearer check, before the handler.  /connect and OPTIONS need no token, nor a
+ * public read (RankingPublic, rkm_request). */
+static int rkm_access(request_rec *r)
+{
+    rkm_req *rq;
+
+    if (!rkm_is_ours(r)) {
+        return DECLINED;
+    }
+    rq = rkm_request(r);
+    /* on every answer of the mount, also those httpd writes itself */
+    rkm_common_headers(r, rq);
+    if (rq->method == RK_M_OPTIONS || rq->route.id == RK_ROUTE_CONNECT) {
+        return DECLINED;
+    }
+    /* RankingPublic: a read without a token needs none (rkm_request decides) */
+    if (rq->anonymous) {
+        ap_log_rerror(APLOG_MARK, APLOG_TRACE1, 0, r, "access hook: public %s %s",
+                      r->method, rk_route_name(rq->route.id));
+        return OK;
+    }
+    /* on failure the JSON answer is already written: DONE ends the request */
+    if (rkm_authenticate(r, rq) != OK) {
+        ap_log_rerror(APLOG_MARK, APLOG_TRACE1, 0, r, "access hook: refused %s %s",
+                      r->method, rk_route_name(rq->route.id));
+        return DONE;
+    }
+    ap_log_rerror(APLOG_MARK, APLOG_TRACE1, 0, r, "access hook: %s allowed %s %s",
+                  r->user, r->method, rk_route_name(rq->route.id));
+    return OK;
+}
+
+/* The answer of a request that passed the checks: the read path, the write path,
+ * /connect or an event stream. */
+static int answer(request_rec *r, rkm_req *rq)
+{
+    switch (rq->method) {
+    case RK_M_POST:
+        return rkm_connect(r);
+    case RK_M_PUT:
+        return rkm_put_lane(r, rq);
+    case RK_M_DELETE:
+        return rkm_delete_lane(r, rq);
+    default:
+        return rk_route_def_of(rq->route.id)->answer == RK_ANSWER_EVENTS ? rkm_events(r, rq)
+               : rkm_read(r, rq);
+    }
+}
+
+/* Order of checks: token (401, in the access hook), route shape (404), method (405),
+ * role (403); then the read or write path checks existence (404), Content-Type
+ * (415), body size (413), body (400), conflicts (409). */
+static int rkm_handler(request_rec *r)
+{
+    rkm_req *rq;
+    unsigned allowed;
+
+    if (!r->handler || strcasecmp(r->handler, RKM_HANDLER) != 0) {
+        return DECLINED;
+    }
+    rq = rkm_request(r);
+    rkm_common_headers(r, rq);
+    /* a request the access hook did not see (sub-request, internal redirect with a
+     * different configuration): check the token here */
+    if (!rq->authenticated && !rq->anonymous && rq->method != RK_M_OPTIONS
+        && rq->route.id != RK_ROUTE_CONNECT) {
+        ap_log_rerror(APLOG_MARK, APLOG_TRACE1, 0, r, "handler: token not checked by the "
+                      "access hook, checking it here");
+        if (rkm_authenticate(r, rq) != OK) {
+            return OK;
+        }
+    }
+    if (rq->route.id == RK_ROUTE_NONE) {
+        return rkm_send_status(r, HTTP_NOT_FOUND);
+    }
+    allowed = rk_route_methods(rq->route.id);
+    if (rq->method == RK_M_OPTIONS) {
+        apr_table_setn(r->headers_out, "Allow", rk_route_allow(rq->route.id));
+        r->status = HTTP_NO_CONTENT;
+        return OK;
+    }
+    if (!(rq->method & allowed)) {
+        apr_table_setn(r->headers_out, "Allow", rk_route_allow(rq->route.id));
+        return rkm_send_status(r, HTTP_METHOD_NOT_ALLOWED);
+    }
+    if (((rq->method & (RK_M_PUT | RK_M_DELETE)) || rk_route_def_of(rq->route.id)->editors)
+        && !rq->editor) {
+        return rkm_send_status(r, HTTP_FORBIDDEN);
+    }
+    return answer(r, rq);
+}
+
+int rkm_handler_resume(request_rec *r)
+{
+    return answer(r, rkm_request(r));
+}
+
+/* Our routes have no file behind them.  Claim the mount's requests in translate_name,
+ * before core maps the URI onto the document root (which refuses a path longer than
+ * the file system allows with an HTML 403 before any module sees it), and skip the
+ * directory and file walks in map_to_storage (where httpd would also answer TRACE
+ * itself, echoing the request with its Authorization header; on our mounts TRACE is
+ * a method like any other: token, then 405).
+ * <Location> sections are not merged yet at translate_name: walk them to see whether
+ * the request is ours, then put the configuration back as it was; httpd walks the
+ * locations again after map_to_storage, from its cache. */
+#define RKM_FILENAME_PREFIX "ranking:"
+
+static int rkm_translate(request_rec *r)
+{
+    ap_conf_vector_t *before = r->per_dir_config;
+    int ours = r->uri[0] == '/' && ap_location_walk(r) == OK && rkm_is_ours(r);
+
+    r->per_dir_config = before;
+    if (!ours) {
+        return DECLINED;
+    }
+    if (r->method_number == M_TRACE) {
+        r->method_number = M_INVALID;
+    }
+    r->filename = apr_pstrcat(r->pool, RKM_FILENAME_PREFIX, r->uri, NULL);
+    return OK;
+}
+
+static int rkm_map_to_storage(request_rec *r)
+{
+    return r->filename && !strncmp(r->filename, RKM_FILENAME_PREFIX, sizeof(RKM_FILENAME_PREFIX) - 1)
+           ? OK : DECLINED;
+}
+
+void rkm_handler_register_hooks(void)
+{
+    ap_hook_translate_name(rkm_translate, NULL, NULL, APR_HOOK_FIRST);
+    ap_hook_map_to_storage(rkm_map_to_storage, NULL, NULL, APR_HOOK_FIRST);
+    ap_hook_check_access(rkm_access, NULL, NULL, APR_HOOK_MIDDLE, AP_AUTH_INTERNAL_PER_CONF);
+    ap_hook_handler(rkm_handler, NULL, NULL, APR_HOOK_MIDDLE);
+}

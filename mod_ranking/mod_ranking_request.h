@@ -1,0 +1,48 @@
+/* mod_ranking_request.h: the state of a request on a mount, made once and read by
+ * every hook, and the headers every answer of the mount carries.  Headers that only
+ * point to a request's state declare "struct rkm_req" and include none of this. */
+#ifndef MOD_RANKING_REQUEST_H
+#define MOD_RANKING_REQUEST_H
+
+#include "mod_ranking_private.h"
+#include "mod_ranking_changes.h"
+#include "rk_router.h"
+
+/* The state of one request, made once by the first hook that needs
+ * it, then read by the others (rkm_request). */
+typedef struct rkm_req {
+    rk_route route;
+    unsigned method;        /* RK_M_* bit */
+    int editor;             /* the token's user may write */
+    int authenticated;
+    int anonymous;          /* a public read without a token (RankingPublic): GET or
+                             * HEAD of a public route (or of an unknown path, 404),
+                             * no Authorization header */
+    int have_rev;           /* REV known */
+    int rev_shared;         /* REV from the children's shared table, not the database */
+    int waited;             /* a long poll that has waited: answer, never wait again */
+    int headers_done;       /* rkm_common_headers has run */
+    rkm_rev rev;
+} rkm_req;
+
+/* 1 when the request is for a mount of ours (SetHandler ranking applies). */
+int rkm_is_ours(request_rec *r);
+
+/* This request's state, made and attached on the first call (route parsed once). */
+rkm_req *rkm_request(request_rec *r);
+
+/* The headers every answer of the mount carries, whoever writes it (httpd's own error
+ * pages included: err_headers_out), set once per request: X-Content-Type-Options;
+ * Cache-Control: private, no-cache on the answers that need a token, and on a
+ * public read (RQ->anonymous) public, max-age=N, stale-while-revalidate=M with
+ * Vary: Prefer (no-store for a long poll; errors say no-store); with
+ * RankingCORSOrigins, Vary: Origin, and for a listed Origin the CORS headers of a
+ * preflight (OPTIONS with Access-Control-Request-Method) or of an answer. */
+void rkm_common_headers(request_rec *r, rkm_req *rq);
+
+/* The headers of an error answer to a public read: no cache keeps it (a 404 is
+ * cacheable by default: a resource created a moment later would stay hidden behind
+ * it). */
+void rkm_request_error_headers(request_rec *r);
+
+#endif
