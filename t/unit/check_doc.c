@@ -372,6 +372,7 @@ START_TEST(origin_conflicts)
     admin_import *im;
     const char **lane;
     char *text;
+    json_t *given[3];
 
     foreign_owner = NULL;
     ck_assert_int_eq(admin_origin_add(pool, doc, base), 0);
@@ -382,21 +383,26 @@ START_TEST(origin_conflicts)
     /* unchanged database: no conflict */
     im = check(text, base, 0);
     ck_assert_ptr_nonnull(im);
-    ck_assert_int_eq(admin_origin_conflicts(pool, json_loads(text, 0, NULL), im, base, out), 0);
+    given[0] = json_loads(text, 0, NULL);
+    ck_assert_int_eq(admin_origin_conflicts(pool, given[0], im, base, out), 0);
     /* a judge changed lane 52 since: the import would overwrite it */
     now = good_rows();
     lane = ADMIN_DOC_ROW(now, AD_LANE, 1);
     lane[AD_LANE_SCORE] = "CAP+1";
     im = check(text, now, 0);
     ck_assert_ptr_nonnull(im);
-    ck_assert_int_eq(admin_origin_conflicts(pool, json_loads(text, 0, NULL), im, now, out), 1);
+    given[1] = json_loads(text, 0, NULL);
+    ck_assert_int_eq(admin_origin_conflicts(pool, given[1], im, now, out), 1);
     ck_assert_str_eq(APR_ARRAY_IDX(out, 0, const char *),
                      "lanes[1]: lane 52 changed in the database since the export: score "
                      "\"CAP+1\" in the database, \"CAP+3\" in the document");
     /* a bad origin is an error */
     apr_array_clear(out);
-    ck_assert_int_eq(admin_origin_conflicts(pool, json_loads(replace_in(text, "\"tags\": {",
-                     "\"tags\": 1, \"x\": {"), 0, NULL), im, now, out), -1);
+    given[2] = json_loads(replace_in(text, "\"tags\": {", "\"tags\": 1, \"x\": {"), 0, NULL);
+    ck_assert_int_eq(admin_origin_conflicts(pool, given[2], im, now, out), -1);
+    for (int i = 0; i < 3; i++) {
+        json_decref(given[i]);
+    }
     free(text);
     json_decref(doc);
 }
