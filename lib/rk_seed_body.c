@@ -7,6 +7,7 @@
 #include <apr_strings.h>
 #include <jansson.h>
 
+#include "rk_body.h"
 #include "rk_router.h"
 #include "rk_seed.h"
 #include "rk_seed_int.h"
@@ -119,30 +120,6 @@ int rk_seed_format_time(long long t, char out[21])
 }
 
 /* ------------------------------------------------------------------ the body */
-
-/* One JSON object, as rk_body.c reads bodies (the same messages). */
-static json_t *load_object(const char *body, size_t len, const char **err)
-{
-    json_error_t jerr;
-    json_t *root;
-
-    if (len == 0) {
-        *err = "Invalid body: empty";
-        return NULL;
-    }
-    root = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
-    if (!root) {
-        *err = json_error_code(&jerr) == json_error_duplicate_key
-               ? "Invalid body: duplicate key" : "Invalid body: not valid JSON";
-        return NULL;
-    }
-    if (!json_is_object(root)) {
-        json_decref(root);
-        *err = "Invalid body: not a JSON object";
-        return NULL;
-    }
-    return root;
-}
 
 #define MSG_LANES "Invalid body: lanes is 1 to the zone's lane_count"
 
@@ -344,7 +321,7 @@ int rk_seed_parse(const char *body, size_t len, apr_pool_t *pool, rk_seed_reques
 
     memset(out, 0, sizeof(*out));
     out->all_divisions = 1;
-    if (!(root = load_object(body, len, err))) {
+    if (!(root = rk_body_load_object(body, len, err))) {
         memset(out, 0, sizeof(*out));
         return -1;
     }
