@@ -8,7 +8,7 @@
 
 #include "rk_sql.h"
 
-#define COMPETITION_COLS "c.id, c.name, c.location, c.start_date, c.end_date, c.timezone, c.status, c.ranking"
+#define COMPETITION_COLS "c.id, c.name, c.location, c.start_date, c.end_date, c.timezone, c.status, c.ranking, c.advance"
 #define WOD_COLS   "w.id, w.name, w.description, w.competition_id, w.position, w.scoring, w.time_cap"
 #define SPOT_COLS  "s.id, s.competition_id, s.name, s.division, s.affiliate, s.bib"
 #define ZONE_COLS  "z.id, z.competition_id, z.name, z.lane_count"
@@ -91,7 +91,7 @@ const rk_query rk_queries[RK_Q_COUNT] = {
      * in SQLite: the bench competition's 24,000 lanes took 8 ms more, 44 ms instead of
      * 36 ms for the whole leaderboard). */
     [RK_Q_LEADERBOARD_COMPETITION] = { "ranking_lb_competition",
-        "SELECT c.id, c.ranking FROM competition c WHERE c.id = %lld", 1 },
+        "SELECT c.id, c.ranking, c.advance FROM competition c WHERE c.id = %lld", 1 },
     [RK_Q_LEADERBOARD_WODS] = { "ranking_lb_wods",
         "SELECT w.id, w.scoring, w.time_cap FROM wod w WHERE w.competition_id = %lld"
         " ORDER BY w.position, w.id", 1 },

@@ -27,7 +27,7 @@ typedef enum {
     RK_Q_B_LINE,
     RK_Q_A_VOIE_HISTORY,    /* a lane's changes (the lane, or a change of it, must exist) */
     /* leaderboards (competition id): the inputs of rk_leaderboard.h */
-    RK_Q_LEADERBOARD_COMPETITION,    /* id, ranking */
+    RK_Q_LEADERBOARD_COMPETITION,    /* id, ranking, advance */
     RK_Q_LEADERBOARD_WODS,           /* id, scoring, time_cap; in list order */
     RK_Q_LEADERBOARD_SPOTS,          /* id, name, division, bib */
     RK_Q_LEADERBOARD_LANES,          /* wod, spot, heat, lane, score, tiebreak, lane number; in

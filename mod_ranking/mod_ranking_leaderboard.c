@@ -117,7 +117,7 @@ static int read_rows(request_rec *r, apr_pool_t *tmp, apr_pool_t *p, rkm_db *db,
     rk_leaderboard_spot *s;
     int i;
 
-    if (rkm_db_select_rows(r, tmp, p, db, RK_Q_LEADERBOARD_COMPETITION, args, 2, &comp) != 0
+    if (rkm_db_select_rows(r, tmp, p, db, RK_Q_LEADERBOARD_COMPETITION, args, 3, &comp) != 0
         || rkm_db_select_rows(r, tmp, p, db, RK_Q_LEADERBOARD_WODS, args, 3, &wods) != 0
         || rkm_db_select_rows(r, tmp, p, db, RK_Q_LEADERBOARD_SPOTS, args, 4, &spots) != 0
         || rkm_db_select_rows(r, tmp, p, db, RK_Q_LEADERBOARD_LANES, args, LANE_NCOLS, &lanes) != 0
@@ -132,6 +132,7 @@ static int read_rows(request_rec *r, apr_pool_t *tmp, apr_pool_t *p, rkm_db *db,
     v = (const char **)comp->elts;
     in->in.competition_id = v[0];
     in->in.ranking = v[1];
+    in->in.advance = v[2];
 
     in->in.nwods = (size_t)wods->nelts;
     in->in.wods = w = apr_pcalloc(p, (in->in.nwods + 1) * sizeof(*w));

@@ -15,7 +15,7 @@ const b64 = (v) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).to
 const comp1 = {
     id: '1', name: 'Paris Throwdown 2026', location: 'Halle Georges Carpentier, Paris',
     start_date: '2026-11-21', end_date: '2026-11-22', timezone: 'Europe/Paris',
-    status: 'in_progress', ranking: 'places',
+    status: 'in_progress', ranking: 'places', advance: null,
 };
 const heat207 = {
     id: '207', competition_id: '1', zone_id: null, wod_id: '11', number: 3,
@@ -29,7 +29,7 @@ const LB_ALL = '/competition/1/leaderboard';
 const entry104 = { rank: 1, points: 1, spot_id: '104', spot_name: 'Iron Lungs', bib: 7, score: '05:48', tiebreak: null, heat_id: '201', lane_id: '1012' };
 const entry104no = { rank: null, points: 3, spot_id: '104', spot_name: 'Iron Lungs', bib: 7, score: null, tiebreak: null, heat_id: null, lane_id: null };
 const wodBoard = (entries, extra = {}) => ({ status: 'success', leaderboard: { competition_id: '1', wod_id: '11', scoring: 'time', ranking: 'places', divisions: [{ division: 'RX', entries }], ...extra } });
-const overall104 = { rank: 1, points: 6, spot_id: '104', spot_name: 'Iron Lungs', bib: 7, results: [
+const overall104 = { rank: 1, points: 6, spot_id: '104', spot_name: 'Iron Lungs', bib: 7, advancing: null, results: [
     { wod_id: '13', rank: 1, points: 1, score: '192kg' }, { wod_id: '11', rank: 1, points: 1, score: '05:48' },
     { wod_id: '12', rank: null, points: 3, score: null }, { wod_id: '14', rank: null, points: 1, score: null }] };
 const allBoard = (entries, division = 'RX') => ({ status: 'success', leaderboard: { competition_id: '1', ranking: 'places', wods: ['13', '11', '12', '14'], divisions: [{ division, entries }] } });

@@ -15,9 +15,9 @@ typedef struct {
     const rk_resource *res;
     const char *singular, *plural;
     int nfields;
-    const char *names[8];
-    rk_ftype types[8];
-    const char *values[8];   /* a full row */
+    const char *names[12];
+    rk_ftype types[12];
+    const char *values[12];   /* a full row */
     const char *full;        /* its compact JSON */
     const char *nulls;       /* the compact JSON of a row of SQL NULLs */
 } res_case;
@@ -28,16 +28,17 @@ typedef struct {
 #define Z RK_F_NSTR
 
 static const res_case cases[] = {
-    { &rk_res_competition, "competition", "competitions", 8,
-      { "id", "name", "location", "start_date", "end_date", "timezone", "status", "ranking" },
-      { I, S, Z, Z, Z, Z, Z, Z },
+    { &rk_res_competition, "competition", "competitions", 9,
+      { "id", "name", "location", "start_date", "end_date", "timezone", "status", "ranking",
+        "advance" },
+      { I, S, Z, Z, Z, Z, Z, Z, N },
       { "1", "Open de Paris", "Paris", "2026-11-21", "2026-11-22", "Europe/Paris", "upcoming",
-        "chart100" },
+        "chart100", "8" },
       "{\"id\":\"1\",\"name\":\"Open de Paris\",\"location\":\"Paris\",\"start_date\":\"2026-11-21\","
       "\"end_date\":\"2026-11-22\",\"timezone\":\"Europe/Paris\",\"status\":\"upcoming\","
-      "\"ranking\":\"chart100\"}",
+      "\"ranking\":\"chart100\",\"advance\":8}",
       "{\"id\":null,\"name\":\"\",\"location\":null,\"start_date\":null,\"end_date\":null,"
-      "\"timezone\":null,\"status\":null,\"ranking\":null}" },
+      "\"timezone\":null,\"status\":null,\"ranking\":null,\"advance\":null}" },
     { &rk_res_wod, "wod", "wods", 7,
       { "id", "name", "description", "competition_id", "position", "scoring", "time_cap" },
       { I, S, S, I, N, Z, N },
@@ -197,7 +198,7 @@ END_TEST
 START_TEST(test_row_nulls)
 {
     const res_case *c = &cases[_i];
-    const char *values[8] = { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+    const char *values[12] = { NULL };
     json_t *row = row_json(c->res, values);
     ck_assert_uint_eq(json_object_size(row), (size_t)c->nfields);
     for (int f = 0; f < c->nfields; f++) {
@@ -220,7 +221,7 @@ START_TEST(test_row_one_null)
 {
     const res_case *c = &cases[_i];
     for (int f = 0; f < c->nfields; f++) {
-        const char *values[8];
+        const char *values[12];
         memcpy(values, c->values, sizeof values);
         values[f] = NULL;
         json_t *row = row_json(c->res, values);
@@ -426,8 +427,8 @@ START_TEST(test_writer_matches_jansson)
 {
     static const rk_resource *const all[] = { &rk_res_competition, &rk_res_wod, &rk_res_spot,
                                               &rk_res_zone, &rk_res_heat, &rk_res_voie, &rk_res_line };
-    char buf[4][8][64];
-    const char *vals[4][8];
+    char buf[4][12][64];
+    const char *vals[4][12];
     const char *const *rows[4] = { vals[0], vals[1], vals[2], vals[3] };
 
     for (int iter = 0; iter < 20000; iter++) {
