@@ -56,6 +56,9 @@ static const rk_route_def routes[] = {
       READ, READ_ALLOW, 1, 1, RK_ANSWER_ROWS, RK_Q_A_VOIE_HISTORY, &rk_res_history },
     { RK_ROUTE_EVENTS, 0, "EVENTS", { "competition", "#", "events" },
       READ, READ_ALLOW, 0, 0, RK_ANSWER_EVENTS, RK_Q_COUNT, NULL },
+    { RK_ROUTE_GENERATE_HEATS, 0, "GENERATE_HEATS",
+      { "competition", "#", "wod", "#", "generate-heats" },
+      RK_M_POST, "POST", 0, 1, RK_ANSWER_NONE, RK_Q_COUNT, NULL },
 };
 
 #define NROUTES (sizeof(routes) / sizeof(routes[0]))

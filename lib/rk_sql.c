@@ -166,6 +166,38 @@ const rk_query rk_queries[RK_Q_COUNT] = {
         " user_name, action, lane_before, lane_after)"
         " VALUES (%lld, %lld, %lld, %lld, %s, %s, %s, %s, NULLIF(%s, ''))", 9 },
 
+    /* heat generation: competition, zone, WOD.  The CASTs as for lane updates (SQLite
+     * checks CHECK constraints before the column's affinity applies to text-bound
+     * parameters; NULLIF compares integers). */
+#define GEN_WHERE " WHERE h.competition_id = %lld AND h.zone_id = %lld AND h.wod_id = %lld"
+    [RK_Q_GEN_HEATS] = { "ranking_gen_heats",
+        "SELECT " HEAT_COLS " FROM heat h" GEN_WHERE " ORDER BY h.number, h.id", 3 },
+    [RK_Q_GEN_LANES] = { "ranking_gen_lanes",
+        "SELECT " LANE_COLS " FROM heat h JOIN lane l ON l.heat_id = h.id"
+        " LEFT JOIN spot s ON s.id = l.spot_id" GEN_WHERE
+        " ORDER BY h.number, h.id, l.number, l.id", 3 },
+    [RK_Q_GEN_SCORED] = { "ranking_gen_scored",
+        "SELECT COUNT(*) FROM heat h JOIN lane l ON l.heat_id = h.id" GEN_WHERE
+        " AND l.score IS NOT NULL", 3 },
+    [RK_Q_GEN_NUMBER_LEFT] = { "ranking_gen_number_left",
+        "SELECT COALESCE(MAX(h.number), 0) FROM heat h WHERE h.competition_id = %lld"
+        " AND h.zone_id = %lld AND (h.wod_id IS NULL OR h.wod_id <> %lld)", 3 },
+    [RK_Q_GEN_DELETE_LANES] = { "ranking_gen_delete_lanes",
+        "DELETE FROM lane WHERE heat_id IN (SELECT h.id FROM heat h" GEN_WHERE ")", 3 },
+    [RK_Q_GEN_DELETE_HEATS] = { "ranking_gen_delete_heats",
+        "DELETE FROM heat WHERE competition_id = %lld AND zone_id = %lld AND wod_id = %lld", 3 },
+    [RK_Q_GEN_HEAT_INSERT] = { "ranking_gen_heat_insert",
+        "INSERT INTO heat (competition_id, zone_id, wod_id, number, start_time, status)"
+        " VALUES (%lld, %lld, %lld, CAST(%lld AS INTEGER), NULLIF(%s, ''), 'scheduled')", 5 },
+    [RK_Q_GEN_LANE_INSERT] = { "ranking_gen_lane_insert",
+        "INSERT INTO lane (heat_id, number, spot_id) VALUES (%lld, CAST(%lld AS INTEGER),"
+        " CAST(%lld AS BIGINT))", 3 },
+    [RK_Q_HISTORY_RECORD] = { "ranking_history_record",
+        "INSERT INTO lane_history (competition_id, zone_id, heat_id, lane_id, changed_at,"
+        " user_name, action, lane_before, lane_after, resource, resource_id)"
+        " VALUES (%lld, %lld, %lld, NULLIF(CAST(%lld AS BIGINT), 0), %s, %s, %s,"
+        " NULLIF(%s, ''), NULLIF(%s, ''), %s, NULLIF(CAST(%lld AS BIGINT), 0))", 11 },
+
     /* live updates, a page at a time */
 #define HISTORY_EVENT_COLS "id, competition_id, zone_id, heat_id, lane_id, action, lane_after"
     [RK_Q_HISTORY_SINCE] = { "ranking_history_since",

@@ -47,6 +47,18 @@ typedef enum {
     RK_Q_LANE_CONFLICT,
     RK_Q_LANE_DELETE,
     RK_Q_HISTORY_INSERT,    /* competition, zone, heat, lane, at, user, action, before, after */
+    /* heat generation (API.md Part 3), path ids competition, then zone, WOD */
+    RK_Q_GEN_HEATS,         /* the WOD's heats in the zone: the heat's columns, by number */
+    RK_Q_GEN_LANES,         /* their lanes: the lane's columns, by heat number, lane number */
+    RK_Q_GEN_SCORED,        /* how many of their lanes have a score */
+    RK_Q_GEN_NUMBER_LEFT,   /* the largest number of the zone's other heats (0: none) */
+    RK_Q_GEN_DELETE_LANES,
+    RK_Q_GEN_DELETE_HEATS,
+    RK_Q_GEN_HEAT_INSERT,   /* competition, zone, WOD, number, start_time ('' = null) */
+    RK_Q_GEN_LANE_INSERT,   /* heat, number, spot */
+    RK_Q_HISTORY_RECORD,     /* a record of any resource: competition, zone, heat, lane
+                             * (0: none), at, user, action, before, after ('' = null),
+                             * resource, resource id (0: none) */
     /* live updates: the change log after an id (id, competition, zone, heat, lane,
      * action, lane after) */
     RK_Q_HISTORY_SINCE,     /* every competition: last id seen */

@@ -180,6 +180,35 @@ int rkm_changes_record(request_rec *r, rkm_db *db, const rk_route *route, int la
     return nrows == 1 ? 0 : -1;
 }
 
+int rkm_changes_record_row(request_rec *r, rkm_db *db, const char *competition,
+                           const char *zone, const char *heat, const char *lane,
+                           const char *action, const char *before, const char *after)
+{
+    char at[32];
+    apr_size_t n;
+    apr_time_exp_t t;
+    const char *args[11];
+    int nrows = 0;
+
+    apr_time_exp_gmt(&t, r->request_time);
+    apr_strftime(at, &n, sizeof(at), "%Y-%m-%dT%H:%M:%SZ", &t);
+    args[0] = competition;
+    args[1] = zone;
+    args[2] = heat;
+    args[3] = lane ? lane : "0";
+    args[4] = at;
+    args[5] = r->user ? r->user : "";
+    args[6] = action;
+    args[7] = before ? before : "";
+    args[8] = after ? after : "";
+    args[9] = lane ? "lane" : "heat";
+    args[10] = lane ? "0" : heat;
+    if (rkm_db_query(r, db, RK_Q_HISTORY_RECORD, args, &nrows, APLOG_ERR) != 0) {
+        return -1;
+    }
+    return nrows == 1 ? 0 : -1;
+}
+
 int rkm_changes_newest(request_rec *r, rkm_db *db, apr_int64_t *id)
 {
     const char *newest[1];

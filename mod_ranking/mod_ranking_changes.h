@@ -72,6 +72,18 @@ int rkm_request_revision_fresh(request_rec *r, rkm_db *db, struct rkm_req *rq);
 int rkm_changes_record(request_rec *r, rkm_db *db, const rk_route *route, int lane_rows,
                        const char *action, const char *before, const char *after);
 
+/* Record one heat or lane that a heat generation (mod_ranking_heatgen.c) inserted or
+ * deleted, inside its transaction: LANE NULL for the heat HEAT (resource "heat"), else
+ * the lane LANE of heat HEAT; ACTION "create" or "delete"; BEFORE / AFTER the resource
+ * as the API shows it (NULL: none).  The writer records every row it inserted or
+ * deleted, each of which moved the data revision by one (its trigger): the rule above
+ * holds in count, and since these records are no lane updates, a kept leaderboard input
+ * reads its competition again (mod_ranking_leaderboard.c).  0, or -1 (the writer rolls
+ * back). */
+int rkm_changes_record_row(request_rec *r, rkm_db *db, const char *competition,
+                           const char *zone, const char *heat, const char *lane,
+                           const char *action, const char *before, const char *after);
+
 /* The id of the newest record (0 when none) into *ID: 0, or -1 on a database error. */
 int rkm_changes_newest(request_rec *r, rkm_db *db, apr_int64_t *id);
 

@@ -8,6 +8,7 @@
 #include "mod_ranking_answer.h"
 #include "mod_ranking_auth.h"
 #include "mod_ranking_connect.h"
+#include "mod_ranking_heatgen.h"
 #include "mod_ranking_read.h"
 #include "mod_ranking_request.h"
 #include "mod_ranking_stream.h"
@@ -51,7 +52,7 @@ static int answer(request_rec *r, rkm_req *rq)
 {
     switch (rq->method) {
     case RK_M_POST:
-        return rkm_connect(r);
+        return rq->route.id == RK_ROUTE_GENERATE_HEATS ? rkm_generate_heats(r, rq) : rkm_connect(r);
     case RK_M_PUT:
         return rkm_put_lane(r, rq);
     case RK_M_DELETE:

@@ -340,6 +340,41 @@ void *rkm_leaderboard_build(request_rec *r, rkm_db *db, const rk_route *route, c
     }
     return out;
 }
+int rkm_leaderboard_with(request_rec *r, rkm_db *db, const char *cid, rkm_leaderboard_fn *fn,
+                         void *baton)
+{
+    kept_input *in = input_take(cid), scratch;
+    rk_leaderboard *lb = NULL;
+    int status;
+
+    if (!in) {
+        memset(&scratch, 0, sizeof(scratch));
+        in = &scratch;
+    }
+    if (rkm_db_begin_read(r, db) != 0) {
+        status = HTTP_SERVICE_UNAVAILABLE;
+    }
+    else {
+        status = refresh(r, db, cid, in);
+        rkm_db_end_read(r, db);
+    }
+    if (status == OK && !(lb = rk_leaderboard_compute(&in->in))) {
+        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "out of memory ranking competition %s", cid);
+        status = HTTP_INTERNAL_SERVER_ERROR;
+    }
+    if (lb) {
+        fn(baton, lb);
+        rk_leaderboard_free(lb);
+    }
+    if (in == &scratch) {
+        input_drop(in);
+    }
+    else {
+        apr_thread_mutex_unlock(in->lock);
+    }
+    return status;
+}
+
 int rkm_leaderboard_exists(request_rec *r, rkm_db *db, const rk_route *route)
 {
     const char *args[RK_MAX_IDS], *id[1];

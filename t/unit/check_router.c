@@ -40,6 +40,7 @@ static const route_case routes[] = {
     { "/competition/{}/wod/{}/leaderboard",        RK_ROUTE_WOD_LEADERBOARD, 2, RK_VARIANT_BOTH },
     { "/competition/{}/zone/{}/heat/{}/voie/{}/history", RK_ROUTE_A_VOIE_HISTORY, 4, RK_VARIANT_A },
     { "/competition/{}/events",                    RK_ROUTE_EVENTS,       1, RK_VARIANT_BOTH },
+    { "/competition/{}/wod/{}/generate-heats",     RK_ROUTE_GENERATE_HEATS, 2, RK_VARIANT_BOTH },
 };
 #define NROUTES ((int)(sizeof routes / sizeof routes[0]))
 
@@ -581,7 +582,7 @@ START_TEST(test_route_methods)
     if (id == RK_ROUTE_NONE) {
         want = 0;
         allow = NULL;
-    } else if (id == RK_ROUTE_CONNECT) {
+    } else if (id == RK_ROUTE_CONNECT || id == RK_ROUTE_GENERATE_HEATS) {
         want = RK_M_POST;
         allow = "POST";
     } else if (id == RK_ROUTE_A_VOIE) {
@@ -603,7 +604,8 @@ START_TEST(test_route_methods)
     /* public mounts: every read but a lane's history and the event stream */
     ck_assert_int_eq(rk_route_is_public_read(id),
                      id != RK_ROUTE_NONE && id != RK_ROUTE_CONNECT
-                     && id != RK_ROUTE_A_VOIE_HISTORY && id != RK_ROUTE_EVENTS);
+                     && id != RK_ROUTE_A_VOIE_HISTORY && id != RK_ROUTE_EVENTS
+                     && id != RK_ROUTE_GENERATE_HEATS);
     /* names: non-empty, distinct */
     const char *name = rk_route_name(id);
     ck_assert_ptr_nonnull(name);
@@ -633,6 +635,12 @@ START_TEST(test_route_table)
     ck_assert_str_eq(d->name, rk_route_name(id));
     if (id == RK_ROUTE_CONNECT) {
         ck_assert_int_eq(d->answer, RK_ANSWER_NONE);
+    }
+    else if (id == RK_ROUTE_GENERATE_HEATS) {
+        /* a write only: organizers (every method needs the role), no read */
+        ck_assert_int_eq(d->answer, RK_ANSWER_NONE);
+        ck_assert_int_eq(d->editors, 1);
+        ck_assert_ptr_null(d->res);
     }
     else if (id == RK_ROUTE_EVENTS) {
         ck_assert_int_eq(d->answer, RK_ANSWER_EVENTS);
