@@ -186,12 +186,16 @@ const rk_query rk_queries[RK_Q_COUNT] = {
         "DELETE FROM lane WHERE heat_id IN (SELECT h.id FROM heat h" GEN_WHERE ")", 3 },
     [RK_Q_GEN_DELETE_HEATS] = { "ranking_gen_delete_heats",
         "DELETE FROM heat WHERE competition_id = %lld AND zone_id = %lld AND wod_id = %lld", 3 },
+    /* the ids given: one more than the largest, in a write transaction (the schema
+     * has no id default on PostgreSQL; writers serialise on the revision row) */
+    [RK_Q_GEN_LAST_IDS] = { "ranking_gen_last_ids",
+        "SELECT (SELECT COALESCE(MAX(id), 0) FROM heat), (SELECT COALESCE(MAX(id), 0) FROM lane)", 0 },
     [RK_Q_GEN_HEAT_INSERT] = { "ranking_gen_heat_insert",
-        "INSERT INTO heat (competition_id, zone_id, wod_id, number, start_time, status)"
-        " VALUES (%lld, %lld, %lld, CAST(%lld AS INTEGER), NULLIF(%s, ''), 'scheduled')", 5 },
+        "INSERT INTO heat (id, competition_id, zone_id, wod_id, number, start_time, status)"
+        " VALUES (%lld, %lld, %lld, %lld, CAST(%lld AS INTEGER), NULLIF(%s, ''), 'scheduled')", 6 },
     [RK_Q_GEN_LANE_INSERT] = { "ranking_gen_lane_insert",
-        "INSERT INTO lane (heat_id, number, spot_id) VALUES (%lld, CAST(%lld AS INTEGER),"
-        " CAST(%lld AS BIGINT))", 3 },
+        "INSERT INTO lane (id, heat_id, number, spot_id) VALUES (%lld, %lld, CAST(%lld AS INTEGER),"
+        " CAST(%lld AS BIGINT))", 4 },
     [RK_Q_HISTORY_RECORD] = { "ranking_history_record",
         "INSERT INTO lane_history (competition_id, zone_id, heat_id, lane_id, changed_at,"
         " user_name, action, lane_before, lane_after, resource, resource_id)"

@@ -54,8 +54,9 @@ typedef enum {
     RK_Q_GEN_NUMBER_LEFT,   /* the largest number of the zone's other heats (0: none) */
     RK_Q_GEN_DELETE_LANES,
     RK_Q_GEN_DELETE_HEATS,
-    RK_Q_GEN_HEAT_INSERT,   /* competition, zone, WOD, number, start_time ('' = null) */
-    RK_Q_GEN_LANE_INSERT,   /* heat, number, spot */
+    RK_Q_GEN_LAST_IDS,      /* the largest heat id, lane id (0: none) */
+    RK_Q_GEN_HEAT_INSERT,   /* id, competition, zone, WOD, number, start_time ('' = null) */
+    RK_Q_GEN_LANE_INSERT,   /* id, heat, number, spot */
     RK_Q_HISTORY_RECORD,     /* a record of any resource: competition, zone, heat, lane
                              * (0: none), at, user, action, before, after ('' = null),
                              * resource, resource id (0: none) */

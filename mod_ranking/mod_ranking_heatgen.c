@@ -179,18 +179,25 @@ static int insert_new(gen *g)
     request_rec *r = g->r;
     const int hf = rk_res_heat.nfields, lf = rk_res_voie.nfields;
     apr_array_header_t *heats = NULL, *lanes = NULL;
-    const char *args[5], **v;
+    const char *args[6], **v, *last[2];
+    apr_int64_t heat_id, lane_id;
     size_t i, k, n;
     int nrows;
 
+    if (rkm_db_select_one(r, &g->db, RK_Q_GEN_LAST_IDS, NULL, last, 2) != 1 || !last[0] || !last[1]) {
+        return -1;
+    }
+    heat_id = apr_atoi64(last[0]);
+    lane_id = apr_atoi64(last[1]);
     for (i = 0; i < g->plan.nheats; i++) {
         const rk_seed_heat *h = &g->plan.heats[i];
 
-        args[0] = g->ids[0];
-        args[1] = g->ids[1];
-        args[2] = g->ids[2];
-        args[3] = num(r->pool, h->number);
-        args[4] = h->has_start ? h->start_time : "";
+        args[0] = num(r->pool, ++heat_id);
+        args[1] = g->ids[0];
+        args[2] = g->ids[1];
+        args[3] = g->ids[2];
+        args[4] = num(r->pool, h->number);
+        args[5] = h->has_start ? h->start_time : "";
         if (rkm_db_query(r, &g->db, RK_Q_GEN_HEAT_INSERT, args, &nrows, APLOG_ERR) != 0 || nrows != 1) {
             return -1;
         }
@@ -209,9 +216,10 @@ static int insert_new(gen *g)
         for (k = 0; k < g->plan.heats[i].nlanes; k++) {
             const rk_seed_lane *l = &g->plan.heats[i].lanes[k];
 
-            args[0] = g->heat_ids[i];
-            args[1] = num(r->pool, l->number);
-            args[2] = l->spot->id;
+            args[0] = num(r->pool, ++lane_id);
+            args[1] = g->heat_ids[i];
+            args[2] = num(r->pool, l->number);
+            args[3] = l->spot->id;
             if (rkm_db_query(r, &g->db, RK_Q_GEN_LANE_INSERT, args, &nrows, APLOG_ERR) != 0
                 || nrows != 1) {
                 return -1;
