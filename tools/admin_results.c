@@ -171,6 +171,26 @@ static void write_entries(json_t *divs)
     }
 }
 
+int admin_rank(db_t *db, const char *cid, rk_leaderboard **lb)
+{
+    results_rows rows;
+    rk_leaderboard_input in;
+    int rc = read_rows(db, cid, &rows);
+
+    if (rc != 0) {
+        return rc;
+    }
+    if (rows.comp->nelts == 0) {
+        return no_competition(cid);
+    }
+    lb_input(db->pool, &rows, &in);
+    if (!(*lb = rk_leaderboard_compute(&in))) {
+        admin_err("out of memory");
+        return EXIT_DB;
+    }
+    return 0;
+}
+
 int cmd_export_results(db_t *db, const opts_t *o)
 {
     results_rows rows;
