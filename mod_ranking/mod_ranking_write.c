@@ -26,7 +26,9 @@
 #include "rk_score.h"
 
 #define SAVEPOINT "rk_lane"
-#define LANE_FIELDS 7   /* rk_res_voie.nfields: the columns of RK_Q_A_VOIE */
+#define LANE_FIELDS 8   /* rk_res_voie.nfields: the columns of RK_Q_A_VOIE */
+#define LANE_SCORE 5    /* where score and tiebreak are in them */
+#define LANE_TIEBREAK 6
 
 /* The lane of ROUTE as the API shows it, into V (LANE_FIELDS values in r->pool): 1,
  * 0 when there is none, -1 on a database error. */
@@ -106,15 +108,16 @@ static int apply(rkm_db *db, put_job *job, rk_lane_args *la)
     request_rec *r = job->r;
     const rk_route *route = &job->rq->route;
     const rk_lane_patch *patch = job->patch;
-    const char *args[RK_MAX_IDS], *lane[4], *found_spot[1];
+    const char *args[RK_MAX_IDS], *lane[5], *found_spot[1];
     const char *before[LANE_FIELDS], *after[LANE_FIELDS], *after_obj;
     apr_int64_t lane_count;
+    rk_lane_now now;
     rk_score score;
     int nrows;
 
     rk_route_args(route, args);
-    /* lane id, lane_count, the heat's WOD's scoring and time_cap */
-    switch (rkm_db_select_one(r, db, RK_Q_LANE_FOR_UPDATE, args, lane, 4)) {
+    /* lane id, lane_count, the heat's WOD's scoring and time_cap, the publication */
+    switch (rkm_db_select_one(r, db, RK_Q_LANE_FOR_UPDATE, args, lane, 5)) {
     case -1: job->status = HTTP_SERVICE_UNAVAILABLE; return 0;
     case 0:  job->status = HTTP_NOT_FOUND; return 0;   /* deleted meanwhile */
     }
@@ -152,7 +155,11 @@ static int apply(rkm_db *db, put_job *job, rk_lane_args *la)
             return 0;
         }
     }
-    rk_lane_args_pack(patch, route->ids[RK_ID_A_HEAT], route->ids[RK_ID_A_LANE], la);
+    /* its score_status and published values follow from the lane as it is now */
+    now.score = before[LANE_SCORE];
+    now.tiebreak = before[LANE_TIEBREAK];
+    now.immediate = !lane[4] || strcmp(lane[4], "validated") != 0;
+    rk_lane_args_pack(patch, route->ids[RK_ID_A_HEAT], route->ids[RK_ID_A_LANE], &now, la);
     if (rkm_db_query(r, db, RK_Q_LANE_UPDATE, la->update, &nrows, APLOG_INFO) != 0) {
         job->status = HTTP_SERVICE_UNAVAILABLE;
         return 1;
