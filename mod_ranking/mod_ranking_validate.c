@@ -15,8 +15,8 @@
 #include "rk_cache.h"
 #include "rk_json.h"
 
-/* The body of a validation: none, or an empty JSON object.  OK, or the request is
- * answered (the handler's return in *RV). */
+/* The body of a validation: none, or an empty JSON object.  0, or 1 when the request
+ * is answered (the handler's return in *RV). */
 static int take_empty_body(request_rec *r, int *rv)
 {
     const char *cl = apr_table_get(r->headers_in, "Content-Length");
@@ -26,10 +26,10 @@ static int take_empty_body(request_rec *r, int *rv)
     int empty;
 
     if (!apr_table_get(r->headers_in, "Transfer-Encoding") && (!cl || strcmp(cl, "0") == 0)) {
-        return OK;
+        return 0;
     }
     if ((*rv = rkm_take_json_body(r, &body, &len)) != OK) {
-        return *rv;
+        return 1;
     }
     j = json_loadb(body, len, JSON_REJECT_DUPLICATES, NULL);
     empty = json_is_object(j) && json_object_size(j) == 0;
@@ -37,9 +37,9 @@ static int take_empty_body(request_rec *r, int *rv)
     if (!empty) {
         *rv = rkm_send_error(r, HTTP_BAD_REQUEST, "Invalid body: a validation takes no body, "
                              "or an empty object {}");
-        return *rv;
+        return 1;
     }
-    return OK;
+    return 0;
 }
 
 /* Validate the lane of ROUTE (variant A, 4 ids) in the open write transaction; its
@@ -146,7 +146,7 @@ static int precheck(request_rec *r, rkm_req *rq, rkm_db *db, int lane, int *rv)
         *rv = rkm_send_status(r, HTTP_PRECONDITION_FAILED);
         return 1;
     }
-    return take_empty_body(r, rv) != OK;
+    return take_empty_body(r, rv);
 }
 
 int rkm_validate_lane(request_rec *r, rkm_req *rq)
