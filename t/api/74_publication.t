@@ -10,7 +10,7 @@
 # file's own table of the lanes (kept as the test changes them): on the current
 # values for the full view, on the published values for the published view.
 # Competition 2 (publication 'immediate') checks that nothing changes there.
-# tests: 120 (t/run-apache-test.sh fails when fewer run)
+# tests: 121 (t/run-apache-test.sh fails when fewer run)
 use strict;
 use warnings;
 use utf8;
