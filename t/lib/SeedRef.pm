@@ -1,7 +1,7 @@
 package SeedRef;
 # An independent reference of heat generation, written from the contract only (shared
 # API.md Part 3, "Heat generation and cut lines") and the PRNG that lib/rk_seed.h
-# documents for `random`.  It shares no code with lib/rk_seed.c: heat sizes come from
+# documents for `random`.  It shares no code with lib/rk_seed*.c: heat sizes come from
 # Hermite's identity (the k-th of H heats holds floor((n + k) / H) spots), the center
 # order from sorting lanes by their distance to (lane_count + 1) / 2 as a Perl number,
 # instants from Time::Local and gmtime.  Its input is what the API itself answers: the
