@@ -34,7 +34,7 @@ static const rk_field heat_fields[] = {
 static const rk_field lane_fields[] = {
     { "id", RK_F_ID }, { "heat_id", RK_F_ID }, { "number", RK_F_INT },
     { "spot_id", RK_F_ID }, { "spot_name", RK_F_NSTR }, { "score", RK_F_NSTR },
-    { "tiebreak", RK_F_NSTR },
+    { "tiebreak", RK_F_NSTR }, { "score_status", RK_F_NSTR },
 };
 
 /* a lane's change: the lane before and after, as the API showed it (JSON text) */

@@ -56,6 +56,12 @@ static const rk_route_def routes[] = {
       READ, READ_ALLOW, 1, 1, RK_ANSWER_ROWS, RK_Q_A_VOIE_HISTORY, &rk_res_history },
     { RK_ROUTE_EVENTS, 0, "EVENTS", { "competition", "#", "events" },
       READ, READ_ALLOW, 0, 0, RK_ANSWER_EVENTS, RK_Q_COUNT, NULL },
+    { RK_ROUTE_A_VOIE_VALIDATE, RK_VARIANT_A, "A_VOIE_VALIDATE",
+      { "competition", "#", "zone", "#", "heat", "#", "voie", "#", "validate" },
+      RK_M_POST, "POST", 0, 1, RK_ANSWER_NONE, RK_Q_COUNT, NULL },
+    { RK_ROUTE_A_HEAT_VALIDATE, RK_VARIANT_A, "A_HEAT_VALIDATE",
+      { "competition", "#", "zone", "#", "heat", "#", "validate" },
+      RK_M_POST, "POST", 0, 1, RK_ANSWER_NONE, RK_Q_COUNT, NULL },
     { RK_ROUTE_GENERATE_HEATS, 0, "GENERATE_HEATS",
       { "competition", "#", "wod", "#", "generate-heats" },
       RK_M_POST, "POST", 0, 1, RK_ANSWER_NONE, RK_Q_COUNT, NULL },
@@ -242,7 +248,8 @@ int rk_route_is_public_read(rk_route_id id)
 {
     const rk_route_def *d = rk_route_def_of(id);
 
-    return d && !d->editors && (d->answer == RK_ANSWER_ROWS || d->answer == RK_ANSWER_LEADERBOARD);
+    return d && !d->editors && (d->answer == RK_ANSWER_ROWS || d->answer == RK_ANSWER_LEADERBOARD
+                                || d->answer == RK_ANSWER_EVENTS);
 }
 
 const char *rk_route_name(rk_route_id id)

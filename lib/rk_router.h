@@ -38,6 +38,8 @@ typedef enum {
     RK_ROUTE_WOD_LEADERBOARD, /* /competition/{c}/wod/{w}/leaderboard */
     RK_ROUTE_A_VOIE_HISTORY,  /* A: .../zone/{z}/heat/{h}/voie/{v}/history (editors) */
     RK_ROUTE_EVENTS,          /* /competition/{c}/events: Server-Sent Events */
+    RK_ROUTE_A_VOIE_VALIDATE, /* A: POST .../zone/{z}/heat/{h}/voie/{v}/validate */
+    RK_ROUTE_A_HEAT_VALIDATE, /* A: POST .../zone/{z}/heat/{h}/validate */
     RK_ROUTE_GENERATE_HEATS,  /* POST /competition/{c}/wod/{w}/generate-heats (organizers) */
     RK_ROUTE_COUNT
 } rk_route_id;
@@ -127,8 +129,9 @@ unsigned rk_method_bit(const char *method);
 int rk_route_is_list(rk_route_id id);
 
 /* 1 when the route is a read that a public mount (RankingPublic) answers without a
- * token: lists, details and leaderboards; not /connect, a lane's history (editors)
- * nor the event stream.  0 for RK_ROUTE_NONE. */
+ * token: lists, details, leaderboards and the event stream (spectators live: the
+ * published view); not /connect nor a lane's history (editors).  0 for
+ * RK_ROUTE_NONE. */
 int rk_route_is_public_read(rk_route_id id);
 
 /* Human-readable name of a route for logs ("A_VOIE", ...). */

@@ -25,8 +25,12 @@ int rk_prefer_wait(const char *prefer);
 typedef struct {
     const char *id;              /* the record's id: the event's id */
     const char *competition_id, *zone_id, *heat_id, *lane_id;   /* zone_id may be NULL */
-    const char *action;          /* "update" or "delete" */
-    const char *lane;            /* the lane after the change (JSON text), for "update" */
+    const char *action;          /* "update", "validate" (or "create"), or "delete" */
+    const char *lane;            /* the lane after the change (JSON text; NULL: delete) */
+    /* for the published view (API.md part 3): the lane before the change (JSON text,
+     * NULL when none), the competition's publication, the lane's published score and
+     * tiebreak now (NULL: none) */
+    const char *before, *publication, *published_score, *published_tiebreak;
 } rk_lane_change;
 
 /* The event of C ("id: ...\nevent: lane\ndata: {...}\n\n"), the lane under KEY ("voie"
@@ -34,5 +38,14 @@ typedef struct {
  * whose lane is not one JSON value is sent as a delete-shaped event without the lane
  * (never broken JSON). */
 size_t rk_sse_lane_event(char *out, const rk_lane_change *c, const char *key);
+
+/* The change C as the published view shows it (API.md part 3): a competition whose
+ * publication is not 'validated', a delete and a validation show as they are (*OUT =
+ * *C); an update that changes neither the lane's number nor its spot changes nothing
+ * there (0: no event); another update (or a create) shows the lane with the published
+ * values in place of score and tiebreak, and score_status 'validated' when there is a
+ * published score, else null: OUT->lane is then *LANE, malloc()ed (free it; NULL
+ * otherwise).  1 (an event), 0 (none), -1 (out of memory). */
+int rk_sse_published(const rk_lane_change *c, rk_lane_change *out, char **lane);
 
 #endif

@@ -231,6 +231,10 @@ static int change_of(const rkm_db *db, apr_dbd_row_t *row, rk_lane_change *c)
     c->lane_id = rkm_db_col(db, row, 4);
     c->action = rkm_db_col(db, row, 5);
     c->lane = rkm_db_col(db, row, 6);
+    c->before = rkm_db_col(db, row, 7);
+    c->publication = rkm_db_col(db, row, 8);
+    c->published_score = rkm_db_col(db, row, 9);
+    c->published_tiebreak = rkm_db_col(db, row, 10);
     return c->id && c->competition_id && c->heat_id && c->lane_id && c->action;
 }
 

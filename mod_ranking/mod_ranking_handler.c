@@ -12,6 +12,7 @@
 #include "mod_ranking_read.h"
 #include "mod_ranking_request.h"
 #include "mod_ranking_stream.h"
+#include "mod_ranking_validate.h"
 #include "mod_ranking_write.h"
 
 /* The bearer check, before the handler.  /connect and OPTIONS need no token, nor a
@@ -52,7 +53,10 @@ static int answer(request_rec *r, rkm_req *rq)
 {
     switch (rq->method) {
     case RK_M_POST:
-        return rq->route.id == RK_ROUTE_GENERATE_HEATS ? rkm_generate_heats(r, rq) : rkm_connect(r);
+        return rq->route.id == RK_ROUTE_A_VOIE_VALIDATE ? rkm_validate_lane(r, rq)
+               : rq->route.id == RK_ROUTE_A_HEAT_VALIDATE ? rkm_validate_heat(r, rq)
+               : rq->route.id == RK_ROUTE_GENERATE_HEATS ? rkm_generate_heats(r, rq)
+               : rkm_connect(r);
     case RK_M_PUT:
         return rkm_put_lane(r, rq);
     case RK_M_DELETE:

@@ -495,7 +495,7 @@ sub with_lane {   # a copy of the demo data with lane ID changed
     check_json(req(GET => $V, $R), 200, { status => 'success', voie => $lane }, 'lane 3024 before');
     my $etag = req(GET => $WB->(4, 31), $R)->header('ETag') // '';
     check_json(req(PUT => $V, $E, { score => '5:00', tiebreak => '2:00' }), 200,
-               { status => 'success', voie => { %$lane, score => '5:00', tiebreak => '2:00' } },
+               { status => 'success', voie => { %$lane, score => '5:00', tiebreak => '2:00', score_status => 'entered' } },
                'PUT lane 3024 (competition 4): 5:00, tiebreak 2:00');
     my $res = req(GET => $WB->(4, 31), $R, undef, { 'If-None-Match' => $etag });
     is($res->code, 200, 'WOD 31: the old ETag no longer matches');

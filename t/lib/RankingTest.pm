@@ -455,11 +455,14 @@ our %HEAT = (
 our @HEAT_B_ORDER = (203, 202, 201, 204, 207, 205, 206);
 our %HEAT_A_ORDER = (21 => [202, 201, 205, 206], 22 => [203, 204], 23 => []);
 
-# lane_obj(ID, HEAT, NUMBER, SPOT_ID, SPOT_NAME, SCORE[, TIEBREAK])
-sub lane_obj { my ($id, $heat, $number, $spot, $spot_name, $score, $tiebreak) = @_;
+# lane_obj(ID, HEAT, NUMBER, SPOT_ID, SPOT_NAME, SCORE[, TIEBREAK[, SCORE_STATUS]]):
+# the demo's competitions publish immediately and no score of them is validated, so a
+# lane with a score is 'entered' unless told otherwise (API.md part 3)
+sub lane_obj { my ($id, $heat, $number, $spot, $spot_name, $score, $tiebreak, $status) = @_;
     return { id => "$id", heat_id => "$heat", number => $number,
              spot_id => defined $spot ? "$spot" : undef, spot_name => $spot_name,
-             score => $score, tiebreak => $tiebreak } }
+             score => $score, tiebreak => $tiebreak,
+             score_status => @_ > 7 ? $status : defined $score ? 'entered' : undef } }
 sub lane_ { my ($id, $heat, $number, $spot, $score) = @_;
     return lane_obj($id, $heat, $number, $spot, defined $spot ? $SPOT{$spot}{name} : undef, $score) }
 our %LANE = (

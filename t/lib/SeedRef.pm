@@ -19,7 +19,7 @@ package SeedRef;
 # Returns the expected dry-run answer {status => "success", heats => [{id => undef,
 # competition_id, zone_id, wod_id, number, start_time, status => "scheduled",
 # voies => [{id => undef, heat_id => undef, number, spot_id, spot_name, score => undef,
-# tiebreak => undef}, ...]}, ...]}, or {status => "error", code => 400} for a request
+# tiebreak => undef, score_status => undef}, ...]}, ...]}, or {status => "error", code => 400} for a request
 # the contract refuses (the message is not modelled).  A real (not dry) run answers the
 # same with ids filled in.
 #
@@ -263,7 +263,7 @@ sub plan {
                 push @voies, {
                     id => undef, heat_id => undef, number => $lane_order[$i],
                     spot_id => "$best_first[$i]{spot_id}", spot_name => $best_first[$i]{spot_name},
-                    score => undef, tiebreak => undef,
+                    score => undef, tiebreak => undef, score_status => undef,
                 };
             }
             push @heats, {

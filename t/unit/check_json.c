@@ -69,22 +69,24 @@ static const res_case cases[] = {
       "\"start_time\":\"2026-11-21T09:30:00Z\",\"status\":\"scheduled\"}",
       "{\"id\":null,\"competition_id\":null,\"zone_id\":null,\"wod_id\":null,\"number\":null,"
       "\"start_time\":null,\"status\":null}" },
-    { &rk_res_voie, "voie", "voies", 7,
-      { "id", "heat_id", "number", "spot_id", "spot_name", "score", "tiebreak" },
-      { I, I, N, I, Z, Z, Z },
-      { "900", "40", "3", "7", "Les Costauds", "07:45", "1:02.5" },
+    { &rk_res_voie, "voie", "voies", 8,
+      { "id", "heat_id", "number", "spot_id", "spot_name", "score", "tiebreak", "score_status" },
+      { I, I, N, I, Z, Z, Z, Z },
+      { "900", "40", "3", "7", "Les Costauds", "07:45", "1:02.5", "entered" },
       "{\"id\":\"900\",\"heat_id\":\"40\",\"number\":3,\"spot_id\":\"7\","
-      "\"spot_name\":\"Les Costauds\",\"score\":\"07:45\",\"tiebreak\":\"1:02.5\"}",
+      "\"spot_name\":\"Les Costauds\",\"score\":\"07:45\",\"tiebreak\":\"1:02.5\","
+      "\"score_status\":\"entered\"}",
       "{\"id\":null,\"heat_id\":null,\"number\":null,\"spot_id\":null,\"spot_name\":null,"
-      "\"score\":null,\"tiebreak\":null}" },
-    { &rk_res_line, "line", "lines", 7,
-      { "id", "heat_id", "number", "spot_id", "spot_name", "score", "tiebreak" },
-      { I, I, N, I, Z, Z, Z },
-      { "901", "41", "1", "8", "Team 8", "212", "0:58" },
+      "\"score\":null,\"tiebreak\":null,\"score_status\":null}" },
+    { &rk_res_line, "line", "lines", 8,
+      { "id", "heat_id", "number", "spot_id", "spot_name", "score", "tiebreak", "score_status" },
+      { I, I, N, I, Z, Z, Z, Z },
+      { "901", "41", "1", "8", "Team 8", "212", "0:58", "validated" },
       "{\"id\":\"901\",\"heat_id\":\"41\",\"number\":1,\"spot_id\":\"8\","
-      "\"spot_name\":\"Team 8\",\"score\":\"212\",\"tiebreak\":\"0:58\"}",
+      "\"spot_name\":\"Team 8\",\"score\":\"212\",\"tiebreak\":\"0:58\","
+      "\"score_status\":\"validated\"}",
       "{\"id\":null,\"heat_id\":null,\"number\":null,\"spot_id\":null,\"spot_name\":null,"
-      "\"score\":null,\"tiebreak\":null}" },
+      "\"score\":null,\"tiebreak\":null,\"score_status\":null}" },
 };
 #define NCASES ((int)(sizeof cases / sizeof cases[0]))
 
@@ -289,7 +291,7 @@ START_TEST(test_row_utf8_and_escapes)
     for (int i = 0; i < 64; i++)
         memcpy(score + 4 * i, "\xf0\x9f\x98\x80", 4);
     score[256] = '\0';
-    const char *l[] = { "1", "2", "3", NULL, NULL, score, NULL };
+    const char *l[] = { "1", "2", "3", NULL, NULL, score, NULL, "entered" };
     char *d = write_row(&rk_res_voie, l);
     ck_assert_ptr_nonnull(strstr(d, score));
     ck_assert_ptr_null(strstr(d, "\\u"));
@@ -486,7 +488,7 @@ START_TEST(test_success_shapes)
     a = write_answer(&rk_res_voie, 0, 1, one);
     ck_assert_str_eq(a, "{\"status\":\"success\",\"voie\":{\"id\":\"900\",\"heat_id\":\"40\",\"number\":3,"
                         "\"spot_id\":\"7\",\"spot_name\":\"Les Costauds\",\"score\":\"07:45\","
-                        "\"tiebreak\":\"1:02.5\"}}");
+                        "\"tiebreak\":\"1:02.5\",\"score_status\":\"entered\"}}");
     free(a);
 
     /* the /connect answer is built the same way */

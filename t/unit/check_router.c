@@ -40,6 +40,8 @@ static const route_case routes[] = {
     { "/competition/{}/wod/{}/leaderboard",        RK_ROUTE_WOD_LEADERBOARD, 2, RK_VARIANT_BOTH },
     { "/competition/{}/zone/{}/heat/{}/voie/{}/history", RK_ROUTE_A_VOIE_HISTORY, 4, RK_VARIANT_A },
     { "/competition/{}/events",                    RK_ROUTE_EVENTS,       1, RK_VARIANT_BOTH },
+    { "/competition/{}/zone/{}/heat/{}/voie/{}/validate", RK_ROUTE_A_VOIE_VALIDATE, 4, RK_VARIANT_A },
+    { "/competition/{}/zone/{}/heat/{}/validate",  RK_ROUTE_A_HEAT_VALIDATE, 3, RK_VARIANT_A },
     { "/competition/{}/wod/{}/generate-heats",     RK_ROUTE_GENERATE_HEATS, 2, RK_VARIANT_BOTH },
 };
 #define NROUTES ((int)(sizeof routes / sizeof routes[0]))
@@ -582,7 +584,8 @@ START_TEST(test_route_methods)
     if (id == RK_ROUTE_NONE) {
         want = 0;
         allow = NULL;
-    } else if (id == RK_ROUTE_CONNECT || id == RK_ROUTE_GENERATE_HEATS) {
+    } else if (id == RK_ROUTE_CONNECT || id == RK_ROUTE_A_VOIE_VALIDATE
+               || id == RK_ROUTE_A_HEAT_VALIDATE || id == RK_ROUTE_GENERATE_HEATS) {
         want = RK_M_POST;
         allow = "POST";
     } else if (id == RK_ROUTE_A_VOIE) {
@@ -601,11 +604,12 @@ START_TEST(test_route_methods)
     else
         ck_assert_pstr_eq(rk_route_allow(id), allow);
     ck_assert_int_eq(rk_route_is_list(id), is_list_route(id));
-    /* public mounts: every read but a lane's history and the event stream */
+    /* public mounts: every read but a lane's history (the event stream too: spectators
+     * live, API.md part 3); no write */
     ck_assert_int_eq(rk_route_is_public_read(id),
                      id != RK_ROUTE_NONE && id != RK_ROUTE_CONNECT
-                     && id != RK_ROUTE_A_VOIE_HISTORY && id != RK_ROUTE_EVENTS
-                     && id != RK_ROUTE_GENERATE_HEATS);
+                     && id != RK_ROUTE_A_VOIE_HISTORY && id != RK_ROUTE_A_VOIE_VALIDATE
+                     && id != RK_ROUTE_A_HEAT_VALIDATE && id != RK_ROUTE_GENERATE_HEATS);
     /* names: non-empty, distinct */
     const char *name = rk_route_name(id);
     ck_assert_ptr_nonnull(name);
@@ -635,6 +639,12 @@ START_TEST(test_route_table)
     ck_assert_str_eq(d->name, rk_route_name(id));
     if (id == RK_ROUTE_CONNECT) {
         ck_assert_int_eq(d->answer, RK_ANSWER_NONE);
+    }
+    else if (id == RK_ROUTE_A_VOIE_VALIDATE || id == RK_ROUTE_A_HEAT_VALIDATE) {
+        /* writes of organizers (API.md part 3): no read, every method needs the role */
+        ck_assert_int_eq(d->answer, RK_ANSWER_NONE);
+        ck_assert_int_eq(d->editors, 1);
+        ck_assert_uint_eq(d->variant, RK_VARIANT_A);
     }
     else if (id == RK_ROUTE_GENERATE_HEATS) {
         /* a write only: organizers (every method needs the role), no read */
