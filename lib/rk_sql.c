@@ -290,6 +290,30 @@ const rk_query rk_queries[RK_Q_COUNT] = {
     [RK_Q_TOKEN_LOOKUP] = { "ranking_token_lookup",
         "SELECT a.name, a.role, t.expires_at FROM token t JOIN account a ON a.id = t.account_id"
         " WHERE t.hash = %s AND t.expires_at > %lld AND a.enabled = 1", 2 },
+
+    /* safe retries (API.md part 3): a user's kept answer, expired or not (the glue
+     * decides, rk_idem_check) */
+    [RK_Q_IDEM_LOOKUP] = { "ranking_idem_lookup",
+        "SELECT k.body_hash, k.created_at, k.status, k.location, k.etag, k.body"
+        " FROM idempotency_key k JOIN account a ON a.id = k.account_id"
+        " WHERE a.name = %s AND k.idem_key = %s", 2 },
+    /* the WHERE of the SELECT keeps SQLite's parser from reading ON CONFLICT as a join
+     * constraint; the CASTs as for lane updates (CHECK before affinity) */
+    [RK_Q_IDEM_KEEP] = { "ranking_idem_keep",
+        "INSERT INTO idempotency_key (account_id, idem_key, method, path, body_hash, status,"
+        " location, etag, body, created_at)"
+        " SELECT a.id, %s, %s, %s, %s, CAST(%s AS INTEGER), NULLIF(%s, ''), NULLIF(%s, ''), %s,"
+        " CAST(%s AS BIGINT) FROM account a WHERE a.name = %s"
+        " ON CONFLICT (account_id, idem_key) DO UPDATE SET method = excluded.method,"
+        " path = excluded.path, body_hash = excluded.body_hash, status = excluded.status,"
+        " location = excluded.location, etag = excluded.etag, body = excluded.body,"
+        " created_at = excluded.created_at"
+        " WHERE idempotency_key.created_at <= CAST(%s AS BIGINT)", 11 },
+    /* bounded, along idempotency_key_by_created: no cron job, no long write */
+    [RK_Q_IDEM_PURGE] = { "ranking_idem_purge",
+        "DELETE FROM idempotency_key WHERE (account_id, idem_key) IN"
+        " (SELECT account_id, idem_key FROM idempotency_key"
+        " WHERE created_at <= CAST(%s AS BIGINT) ORDER BY created_at LIMIT 64)", 1 },
     [RK_Q_REVISION] = { "ranking_revision",
         "SELECT epoch, data, auth FROM revision WHERE id = 1", 0 },
 };

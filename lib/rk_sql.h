@@ -84,6 +84,13 @@ typedef enum {
     RK_Q_TOKEN_INSERT,
     RK_Q_TOKEN_PURGE,
     RK_Q_TOKEN_LOOKUP,      /* name, role, expires_at */
+    /* safe retries (Idempotency-Key, lib/rk_idem.h): user name, key */
+    RK_Q_IDEM_LOOKUP,       /* body_hash, created_at, status, location, etag, body */
+    RK_Q_IDEM_KEEP,         /* key, method, path, hash, status, location ('' = null),
+                             * etag ('' = null), body, now, user name, cutoff: inserts,
+                             * or replaces an expired row (created_at <= cutoff); no
+                             * row changed when a live answer holds the key */
+    RK_Q_IDEM_PURGE,        /* cutoff: deletes at most 64 expired rows, oldest first */
     /* change counters */
     RK_Q_REVISION,          /* epoch, data, auth */
     RK_Q_COUNT

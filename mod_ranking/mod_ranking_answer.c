@@ -1,11 +1,16 @@
 /* mod_ranking_answer.c: the module's JSON answers (see mod_ranking_answer.h). */
 #include "mod_ranking_answer.h"
+#include "mod_ranking_idem.h"
 #include "mod_ranking_request.h"
 #include "rk_cache.h"
 #include "rk_json.h"
 
 static int send_body(request_rec *r, int status, const char *body, size_t len)
 {
+    /* an answer to a write with an Idempotency-Key is kept, or replaced by a replay */
+    if (rkm_idem_answered(r, status, body, len)) {
+        return OK;
+    }
     r->status = status;
     ap_set_content_type(r, "application/json");
     ap_set_content_length(r, (apr_off_t)len);
@@ -37,6 +42,16 @@ int rkm_send_json(request_rec *r, int status, json_t *json)
     return rv;
 }
 
+const char *rkm_json_text(request_rec *r, json_t *json, size_t *len)
+{
+    char *text = json ? rk_json_dump(json, len) : NULL;
+    const char *out = text ? apr_pstrmemdup(r->pool, text, *len) : NULL;
+
+    json_decref(json);
+    free(text);
+    return out;
+}
+
 int rkm_send_error(request_rec *r, int status, const char *message)
 {
     rkm_request_error_headers(r);
@@ -60,6 +75,10 @@ int rkm_send_value(request_rec *r, const void *v, size_t len)
 {
     apr_bucket_brigade *bb;
 
+    if (rkm_idem_answered(r, HTTP_OK, v, len)) {
+        rk_cache_release(v);
+        return OK;
+    }
     r->status = HTTP_OK;
     ap_set_content_type(r, "application/json");
     ap_set_content_length(r, (apr_off_t)len);

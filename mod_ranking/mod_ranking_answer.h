@@ -11,6 +11,9 @@ int rkm_send_json(request_rec *r, int status, json_t *json);         /* steals J
 int rkm_send_error(request_rec *r, int status, const char *message); /* NULL: the status's */
 int rkm_send_status(request_rec *r, int status);
 /* STATUS with BODY (LEN bytes of JSON, copied). */
+/* JSON (stolen) as the bytes rkm_send_json would send, in R's pool (LEN bytes, NUL
+ * terminated); NULL when out of memory.  For an answer kept before it is sent. */
+const char *rkm_json_text(request_rec *r, json_t *json, size_t *len);
 int rkm_send_body(request_rec *r, int status, const char *body, size_t len);
 /* 200 with V, an answer value (rk_cache_value_new, cached or not), taking over the
  * caller's reference: the bytes go down the filter chain without a copy. */

@@ -2,6 +2,7 @@
 #include "mod_ranking_body.h"
 #include "mod_ranking_answer.h"
 #include "mod_ranking_config.h"
+#include "mod_ranking_request.h"
 
 static int is_json_type(const char *ct)
 {
@@ -89,6 +90,22 @@ static int read_body(request_rec *r, apr_off_t limit, char **buf, apr_size_t *le
     return OK;
 }
 
+int rkm_read_body(request_rec *r, char **buf, apr_size_t *len)
+{
+    rkm_req *rq = rkm_request(r);
+    int rv;
+
+    if (!rq->body_read) {
+        if ((rv = read_body(r, rkm_config_body_limit(r), &rq->body, &rq->body_len)) != OK) {
+            return rv;
+        }
+        rq->body_read = 1;
+    }
+    *buf = rq->body;
+    *len = rq->body_len;
+    return OK;
+}
+
 int rkm_take_json_body(request_rec *r, char **buf, apr_size_t *len)
 {
     int rv;
@@ -97,7 +114,7 @@ int rkm_take_json_body(request_rec *r, char **buf, apr_size_t *len)
         rkm_send_status(r, HTTP_UNSUPPORTED_MEDIA_TYPE);
         return DONE;
     }
-    rv = read_body(r, rkm_config_body_limit(r), buf, len);
+    rv = rkm_read_body(r, buf, len);
     if (rv == OK || rv == AP_FILTER_ERROR) {
         return rv;
     }

@@ -9,4 +9,10 @@
  * returns the value: DONE (answered here) or AP_FILTER_ERROR (by httpd's filter). */
 int rkm_take_json_body(request_rec *r, char **buf, apr_size_t *len);
 
+/* The body, whatever its type, within the limit, read once per request and kept on
+ * the request's state (a write with an Idempotency-Key reads it for the fingerprint,
+ * before rkm_take_json_body checks its type).  OK, or the status to answer (413, 408,
+ * 400; AP_FILTER_ERROR: answered by httpd's filter); nothing is answered here. */
+int rkm_read_body(request_rec *r, char **buf, apr_size_t *len);
+
 #endif

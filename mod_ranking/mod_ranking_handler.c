@@ -9,6 +9,7 @@
 #include "mod_ranking_auth.h"
 #include "mod_ranking_connect.h"
 #include "mod_ranking_heatgen.h"
+#include "mod_ranking_idem.h"
 #include "mod_ranking_read.h"
 #include "mod_ranking_request.h"
 #include "mod_ranking_stream.h"
@@ -68,12 +69,14 @@ static int answer(request_rec *r, rkm_req *rq)
 }
 
 /* Order of checks: token (401, in the access hook), route shape (404), method (405),
- * role (403); then the read or write path checks existence (404), Content-Type
+ * role (403), the Idempotency-Key of a write (mod_ranking_idem.c); then the read or
+ * write path checks existence (404), Content-Type
  * (415), body size (413), body (400), conflicts (409). */
 static int rkm_handler(request_rec *r)
 {
     rkm_req *rq;
     unsigned allowed;
+    int rv;
 
     if (!r->handler || strcasecmp(r->handler, RKM_HANDLER) != 0) {
         return DECLINED;
@@ -106,6 +109,10 @@ static int rkm_handler(request_rec *r)
     if (((rq->method & (RK_M_PUT | RK_M_DELETE)) || rk_route_def_of(rq->route.id)->editors)
         && !rq->editor) {
         return rkm_send_status(r, HTTP_FORBIDDEN);
+    }
+    /* Idempotency-Key: after the role, before anything else (a replay, 422, 400) */
+    if ((rv = rkm_idem_begin(r, rq)) != DECLINED) {
+        return rv;
     }
     return answer(r, rq);
 }

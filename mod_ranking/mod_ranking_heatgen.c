@@ -18,6 +18,7 @@
 #include "mod_ranking_answer.h"
 #include "mod_ranking_body.h"
 #include "mod_ranking_changes.h"
+#include "mod_ranking_idem.h"
 #include "mod_ranking_leaderboard.h"
 #include "mod_ranking_request.h"
 #include "rk_json.h"
@@ -38,6 +39,8 @@ typedef struct {
     rk_seed_plan plan;
     apr_array_header_t *old_heats, *old_lanes;   /* rows of the heats to replace */
     const char **heat_ids, **lane_ids;
+    const char *answer;      /* the answer's body, made in the transaction */
+    size_t answer_len;
 } gen;
 
 /* Who may generate heats: organizers.  The roles of API.md Part 3 are not served yet
@@ -255,6 +258,15 @@ static int dry_run(gen *g, const char **err)
 }
 
 /* The write: one transaction.  0, or a status with *ERR (409), or 503. */
+/* The answer, made before the commit so that its Idempotency-Key commits with it. */
+static int keep_answer(gen *g)
+{
+    g->answer = rk_seed_plan_json(&g->plan, g->ids[0], g->ids[1], g->ids[2], g->heat_ids,
+                                  g->lane_ids, g->r->pool, &g->answer_len);
+    return g->answer ? rkm_idem_keep(g->r, &g->db, HTTP_CREATED, g->answer, g->answer_len,
+                                     NULL, NULL) : -1;
+}
+
 static int write_plan(gen *g, const char **err)
 {
     request_rec *r = g->r;
@@ -266,7 +278,8 @@ static int write_plan(gen *g, const char **err)
     }
     begun = rkm_db_begin_write(r, &g->db, deadline) == 0;
     if (begun && (rv = check_existing(g, err)) == 0) {
-        rv = delete_old(g) == 0 && insert_new(g) == 0 && rkm_db_commit(r, &g->db) == 0
+        rv = delete_old(g) == 0 && insert_new(g) == 0 && keep_answer(g) == 0
+             && rkm_db_commit(r, &g->db) == 0
              ? 0 : HTTP_SERVICE_UNAVAILABLE;
     }
     if (begun && rv != 0) {
@@ -350,8 +363,9 @@ int rkm_generate_heats(request_rec *r, rkm_req *rq)
     if (rv != 0) {
         return rkm_send_error(r, rv, err);
     }
-    body = rk_seed_plan_json(&g->plan, g->ids[0], g->ids[1], g->ids[2], g->heat_ids,
-                             g->lane_ids, r->pool, &len);
+    body = g->answer ? g->answer : rk_seed_plan_json(&g->plan, g->ids[0], g->ids[1], g->ids[2],
+                                                     g->heat_ids, g->lane_ids, r->pool, &len);
+    len = g->answer ? g->answer_len : len;
     ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "heats of WOD %s %s in zone %s by %s: %"
                   APR_SIZE_T_FMT " heats, %" APR_SIZE_T_FMT " lanes", g->ids[2],
                   g->req.dry_run ? "planned (dry run)" : "generated", g->ids[1],

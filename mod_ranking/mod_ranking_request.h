@@ -6,6 +6,7 @@
 
 #include "mod_ranking_private.h"
 #include "mod_ranking_changes.h"
+#include "rk_idem.h"
 #include "rk_router.h"
 
 /* The state of one request, made once by the first hook that needs
@@ -23,6 +24,15 @@ typedef struct rkm_req {
     int waited;             /* a long poll that has waited: answer, never wait again */
     int headers_done;       /* rkm_common_headers has run */
     rkm_rev rev;
+    /* safe retries (mod_ranking_idem.h): the request's Idempotency-Key, its
+     * fingerprint, and where its answer stands (RKM_IDEM_*) */
+    int idem;
+    const char *idem_key;
+    char idem_hash[RK_IDEM_HASH_HEX + 1];
+    /* the body, read once (for the fingerprint, then for the write) */
+    int body_read;
+    char *body;
+    apr_size_t body_len;
 } rkm_req;
 
 /* 1 when the request is for a mount of ours (SetHandler ranking applies). */

@@ -15,6 +15,7 @@
 #include "mod_ranking_write.h"
 #include "mod_ranking_answer.h"
 #include "mod_ranking_body.h"
+#include "mod_ranking_idem.h"
 #include "mod_ranking_request.h"
 #include "mod_ranking_status.h"
 #include "mod_ranking_changes.h"
@@ -183,6 +184,11 @@ static int apply(rkm_db *db, put_job *job, rk_lane_args *la)
         return 0;
     }
     rk_json_answer(job->answer, &rk_res_voie, 0, after, 1);
+    /* its Idempotency-Key, in the job's savepoint (a refused job's 4xx is kept after
+     * the group: mod_ranking_idem.h) */
+    if (rkm_idem_keep(r, db, HTTP_OK, job->answer, job->len, NULL, job->etag) != 0) {
+        job->status = HTTP_SERVICE_UNAVAILABLE;
+    }
     return 0;
 }
 
@@ -356,6 +362,8 @@ int rkm_delete_lane(request_rec *r, rkm_req *rq)
     const char *args[RK_MAX_IDS], *before[LANE_FIELDS];
     int rv, nrows = 0, found = -1, begun, failed_cond = 0;
     apr_time_t deadline;
+    size_t oklen = 0;
+    const char *ok = rkm_json_text(r, rk_json_success(NULL, NULL), &oklen);
     rkm_db db;
 
     if ((rv = rkm_db_open(r, &db)) != OK) {
@@ -381,6 +389,9 @@ int rkm_delete_lane(request_rec *r, rkm_req *rq)
         if (rv == 0) {
             rv = rkm_changes_record(r, &db, &rq->route, nrows, "delete", rkm_lane_json(r, before), NULL);
         }
+        if (rv == 0) {   /* its Idempotency-Key, with it */
+            rv = ok ? rkm_idem_keep(r, &db, HTTP_OK, ok, oklen, NULL, NULL) : -1;
+        }
         rv = rv == 0 ? rkm_db_commit(r, &db) : -1;
     }
     if (begun && (found != 1 || rv != 0)) {
@@ -399,7 +410,7 @@ int rkm_delete_lane(request_rec *r, rkm_req *rq)
     ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "lane %s of heat %s deleted by %s",
                   rq->route.ids[RK_ID_A_LANE], rq->route.ids[RK_ID_A_HEAT],
                   r->user ? r->user : "-");
-    return rkm_send_json(r, HTTP_OK, rk_json_success(NULL, NULL));
+    return rkm_send_body(r, HTTP_OK, ok, oklen);
 }
 
 void rkm_write_register_hooks(void)
