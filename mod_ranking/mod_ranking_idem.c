@@ -10,7 +10,7 @@
 
 static const char *num(apr_pool_t *p, long long v)
 {
-    return apr_psprintf(p, "%lld", v);
+    return apr_psprintf(p, "%" APR_INT64_T_FMT, (apr_int64_t)v);
 }
 
 /* The stored answer of (user, key) into ROW: 1, 0 (none), -1 (database error). */
