@@ -44,7 +44,7 @@ my $J = login('judge', 'judge');
 my $R = login('demo', 'demo');
 # a second editor of its own (the organizer role is not served yet), deleted at the end
 my $U2 = "idem$$";
-admin_ok("ranking-admin add $U2 --role editor", { stdin => "Pw-$$-idem\n" }, '--cost', '4', 'add', $U2,
+admin_ok("ranking-admin add $U2 --role editor", { stdin => "Pw-$$-idem\n" }, 'add', $U2,
          '--role', 'editor');
 END { admin('delete', $U2) }
 my $O = login($U2, "Pw-$$-idem");
