@@ -8,7 +8,9 @@
 #  - revoking a user (ranking-admin) locks them out of both within RankingRevisionCheck;
 #  - concurrent lane writers spread over both servers lose no update;
 #  - a lane change through one server reaches an event stream open on the other, and
-#    a long poll waiting on the other answers with the new data.
+#    a long poll waiting on the other answers with the new data;
+#  - safe retries: a write with an Idempotency-Key retried on the other server is
+#    replayed there, not applied twice, also when both arrive at once.
 # Starts a throwaway PostgreSQL (t/pg/pg-server.sh) and both servers, stops them all.
 # Prints "N passed, M failed" and exits non-zero on any failure.
 use strict;
@@ -216,6 +218,55 @@ ok(!grep({ ($score{$lanes[$_]} // '') ne sprintf('%d.%02d', $_ + 1, $rounds) } 0
     waitpid $pid, 0;
     ok($? == 0, 'a long poll on server B answered 200 with the new data');
     SseClient::close($st);
+}
+
+# ---- safe retries across servers -------------------------------------------------
+# the key is kept in the shared database: a retry on the other server is replayed
+# (Idempotent-Replayed: true, the same body), and the lane's history has one record;
+# two requests with one new key sent at once to both servers apply it once.
+{
+    my $key_lane = '/competition/2/zone/26/heat/255/voie/2019';
+    my $keyed = sub {
+        my ($server, $key, $body) = @_;
+        my $req = HTTP::Request->new(PUT => $server->url($key_lane));
+        $req->header(Authorization => "Bearer $judge", 'Content-Type' => 'application/json',
+                     'Idempotency-Key' => $key);
+        $req->content($body);
+        return LWP::UserAgent->new(timeout => 30)->request($req);
+    };
+    my $history = sub {
+        my ($c, $d) = $b->call('GET', "$key_lane/history", $judge);
+        return $c == 200 ? scalar @{ $d->{history} } : -1;
+    };
+    my $h0 = $history->();
+    my $r1 = $keyed->($a, "retry-$$", '{"score":"31"}');
+    my $r2 = $keyed->($b, "retry-$$", '{"score":"31"}');
+    ok($r1->code == 200 && !$r1->header('Idempotent-Replayed'), 'a PUT with a key through server A: 200');
+    ok($r2->code == 200 && ($r2->header('Idempotent-Replayed') // '') eq 'true'
+       && $r2->content eq $r1->content, 'the retry through server B is replayed, the same answer');
+    ok($history->() == $h0 + 1, 'one history record for both');
+    my $r3 = $keyed->($b, "retry-$$", '{"score":"32"}');
+    ok($r3->code == 422, 'the key with another body on server B: 422');
+    # at once on both servers, with a new key: each a child writing its answer
+    my @kids;
+    for my $server ($a, $b) {
+        pipe(my $rd, my $wr) or die "pipe: $!";
+        my $pid = fork // die "fork: $!";
+        if (!$pid) {
+            close $rd;
+            my $res = $keyed->($server, "race-$$", '{"score":"33"}');
+            print {$wr} $res->code, ' ', ($res->header('Idempotent-Replayed') ? 1 : 0), "\n";
+            close $wr;
+            _exit(0);
+        }
+        close $wr;
+        push @kids, [$pid, $rd];
+    }
+    my @got = map { my $l = readline($_->[1]) // ''; waitpid($_->[0], 0); [split ' ', $l] } @kids;
+    ok(!grep({ ($_->[0] // 0) != 200 } @got) && (grep { $_->[1] } @got) == 1,
+       'one key sent at once to both servers: both 200, one of them replayed')
+        or print '# ', join(' | ', map { "@$_" } @got), "\n";
+    ok($history->() == $h0 + 2, 'and one more history record only');
 }
 
 for my $i (0, 1) {
