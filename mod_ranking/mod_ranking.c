@@ -27,6 +27,8 @@
  *   mod_ranking_write.c       lane writes: PUT in grouped commits, DELETE
  *   mod_ranking_heatgen.c     POST .../wod/{w}/generate-heats: heats seeded from the
  *                             ranking (lib/rk_seed.h), in one transaction
+ *   mod_ranking_idem.c        safe retries: a write's Idempotency-Key (replay, 422),
+ *                             its answer kept with the write (lib/rk_idem.h)
  *   mod_ranking_stream.c      live updates, the request side: the event stream and the
  *                             long poll, made, registered with the watcher, refused
  *   mod_ranking_listener.c    live updates, a listener and this child's list of them:
