@@ -3,7 +3,8 @@
 # leaderboards of competitions 1, 3, 4 and 5 with and without the division filter, a
 # lane's history, the event stream (read for a moment: it never ends; its events'
 # data checked too), long polls (Prefer: wait=N), the errors 400 (bodies and
-# leaderboard queries), 401, 403, 404, 405, 406, 409, 413, 415, 429 and OPTIONS),
+# leaderboard queries, a malformed Idempotency-Key), 401, 403, 404, 405, 406, 409, 413,
+# 415, 422 (a key reused), 429 and OPTIONS),
 # validates against what openapi.yaml declares
 # for that path, method and status: headers (WWW-Authenticate, Allow, ...), media type
 # and body schema.  The check is done by t/openapi/check-responses.mjs, which runs
@@ -13,7 +14,7 @@
 # answers, and every path and operation of the document was exercised.
 # The validator (npm packages of t/openapi) is installed by t/openapi/validate.sh when
 # missing; without it every check fails: nothing is skipped.
-# tests: 644
+# tests: 653
 use strict;
 use warnings;
 use utf8;
@@ -463,6 +464,21 @@ else {
     $unvalidate->("$HEAT/voie/$_->{id}", $_) for @{ $h->{voies} // [] };
     is(json_cmp(decode(req(GET => "/api$VOIE", $READER)) // {}, $before), undef,
        "$VOIE as it was after its validation");
+    # safe retries (API.md part 3): a key kept by a 404, then used for other requests
+    # (422, nothing changes), and a malformed key (400) on every write
+    my %key = ('Idempotency-Key' => "openapi-$$-" . time);
+    req(PUT => "/api$P{2}{voies}$NO", $EDITOR, { score => '1' }, \%key);
+    ex(422, PUT => $VOIE, token => $EDITOR, body => { score => '1' }, req_valid => 1, headers => \%key);
+    ex(422, DELETE => $VOIE, token => $EDITOR, headers => \%key);
+    ex(422, POST => $VAL, token => $EDITOR, headers => \%key);
+    ex(422, POST => "$HEAT/validate", token => $EDITOR, headers => \%key);
+    my %bad = ('Idempotency-Key' => 'two words');
+    ex(400, PUT => $VOIE, token => $EDITOR, body => { score => '1' }, req_valid => 1, headers => \%bad);
+    ex(400, DELETE => $VOIE, token => $EDITOR, headers => \%bad);
+    ex(400, POST => $VAL, token => $EDITOR, headers => \%bad);
+    ex(400, POST => "$HEAT/validate", token => $EDITOR, headers => \%bad);
+    is(json_cmp(decode(req(GET => "/api$VOIE", $READER)) // {}, $before), undef,
+       "$VOIE unchanged by the refused keys");
 }
 # the views (API.md part 3): a reader's ?view=full is 403, another view 400
 for my $k (qw(voies voie lines line)) {
