@@ -44,6 +44,7 @@ static int replay(request_rec *r, rkm_req *rq, const char **row, int found)
     if (row[4]) {
         apr_table_set(r->headers_out, "ETag", row[4]);
     }
+    apr_table_unset(r->headers_out, "Retry-After");   /* of a lost write's 503 */
     apr_table_setn(r->headers_out, RK_IDEM_REPLAYED, "true");
     ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "%s %s by %s: replayed (Idempotency-Key)",
                   r->method, rk_route_name(rq->route.id), r->user);

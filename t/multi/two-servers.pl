@@ -249,12 +249,13 @@ ok(!grep({ ($score{$lanes[$_]} // '') ne sprintf('%d.%02d', $_ + 1, $rounds) } 0
     ok($r3->code == 422, 'the key with another body on server B: 422');
     # at once on both servers, with a new key: each a child writing its answer
     my @kids;
+    my $race = "race-$$";   # the parent's pid: one key for both children
     for my $server ($a, $b) {
         pipe(my $rd, my $wr) or die "pipe: $!";
         my $pid = fork // die "fork: $!";
         if (!$pid) {
             close $rd;
-            my $res = $keyed->($server, "race-$$", '{"score":"33"}');
+            my $res = $keyed->($server, $race, '{"score":"33"}');
             print {$wr} $res->code, ' ', ($res->header('Idempotent-Replayed') ? 1 : 0), "\n";
             close $wr;
             _exit(0);
