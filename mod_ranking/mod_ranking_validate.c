@@ -8,6 +8,7 @@
 #include "mod_ranking_validate.h"
 #include "mod_ranking_answer.h"
 #include "mod_ranking_changes.h"
+#include "mod_ranking_idem.h"
 #include "mod_ranking_request.h"
 #include "mod_ranking_rows.h"
 #include "mod_ranking_write.h"
@@ -149,12 +150,36 @@ static int precheck(request_rec *r, rkm_req *rq, rkm_db *db, int lane, int *rv)
     return take_empty_body(r, rv);
 }
 
+/* A lane's answer, made in the transaction (its Idempotency-Key is kept with it). */
+typedef struct {
+    char *out;            /* rk_cache value: the body */
+    size_t n;
+    const char *etag;
+} lane_answer;
+
+/* STATUS of validate_one; when HTTP_OK, the answer of the lane AFTER into A and kept
+ * for its Idempotency-Key (mod_ranking_idem.h): HTTP_OK or 503. */
+static int answer_kept(request_rec *r, rkm_req *rq, rkm_db *db, int status, const char **after,
+                       lane_answer *a)
+{
+    if (status != HTTP_OK) {
+        return status;
+    }
+    a->etag = rkm_lane_etag(r, rq, rkm_lane_json(r, after));
+    a->n = rk_json_answer(NULL, &rk_res_voie, 0, after, 1);
+    if (!(a->out = rk_cache_value_new(NULL, a->n))) {
+        return HTTP_SERVICE_UNAVAILABLE;
+    }
+    rk_json_answer(a->out, &rk_res_voie, 0, after, 1);
+    return rkm_idem_keep(r, db, HTTP_OK, a->out, a->n, NULL, a->etag) == 0
+           ? HTTP_OK : HTTP_SERVICE_UNAVAILABLE;
+}
+
 int rkm_validate_lane(request_rec *r, rkm_req *rq)
 {
-    const char *after[RKM_LANE_FIELDS], *obj;
+    const char *after[RKM_LANE_FIELDS];
+    lane_answer a = { NULL, 0, NULL };
     int rv, status, locked;
-    size_t n;
-    char *out;
     rkm_db db;
 
     memset(&db, 0, sizeof(db));
@@ -163,21 +188,17 @@ int rkm_validate_lane(request_rec *r, rkm_req *rq)
     }
     status = begin(r, &db, &locked);
     status = status ? end(r, &db, 0, locked, status)
-             : end(r, &db, 1, locked, validate_one(r, rq, &db, &rq->route, 1, after));
+             : end(r, &db, 1, locked,
+                   answer_kept(r, rq, &db, validate_one(r, rq, &db, &rq->route, 1, after), after, &a));
     if (status != HTTP_OK) {
+        rk_cache_release(a.out);
         return refuse(r, status);
     }
     ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "lane %s of heat %s validated by %s",
                   rq->route.ids[RK_ID_A_LANE], rq->route.ids[RK_ID_A_HEAT],
                   r->user ? r->user : "-");
-    obj = rkm_lane_json(r, after);
-    apr_table_setn(r->headers_out, "ETag", rkm_lane_etag(r, rq, obj));
-    n = rk_json_answer(NULL, &rk_res_voie, 0, after, 1);
-    if (!(out = rk_cache_value_new(NULL, n))) {
-        return rkm_send_status(r, HTTP_INTERNAL_SERVER_ERROR);
-    }
-    rk_json_answer(out, &rk_res_voie, 0, after, 1);
-    return rkm_send_value(r, out, n);
+    apr_table_setn(r->headers_out, "ETag", a.etag);
+    return rkm_send_value(r, a.out, a.n);
 }
 
 /* Validate every lane of the heat of RQ that waits for it (by number), in the open
