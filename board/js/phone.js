@@ -128,8 +128,13 @@ export async function phoneView({ root, comp }) {
     async function loadCard(spot) {
         const div = spot.division;
         const q = div === null ? '' : `?division=${encodeURIComponent(div)}`;
-        const [lb, heatList] = await Promise.all([api.get(`competition/${c}/leaderboard${q}`),
-                                                  api.get(`competition/${c}/heat/`)]);
+        // a competition that publishes validated scores only: a client with a token may
+        // see entered scores (an editor does); the published view says which of them
+        // the public does not see yet
+        const both = api.token() && comp.competition.publication === 'validated';
+        const [lb, heatList, pub] = await Promise.all([
+            api.get(`competition/${c}/leaderboard${q}`), api.get(`competition/${c}/heat/`),
+            both ? api.get(`competition/${c}/leaderboard${q}${q ? '&' : '?'}view=published`) : null]);
         const group = lb.leaderboard.divisions.find((d) => d.division === div)
             || { division: div, entries: [] };
         const heats = heatList.heats;
@@ -165,7 +170,14 @@ export async function phoneView({ root, comp }) {
             return ls.find((l) => l.id === laneIn.get(x.id) && l.spot_id === spot.id)
                 || ls.find((l) => l.spot_id === spot.id) || null;
         };
-        return { spot, board: lb.leaderboard, group, entry: group.entries.find((e) => e.spot_id === spot.id) || null,
+        const entry = group.entries.find((e) => e.spot_id === spot.id) || null;
+        const pubEntry = pub?.leaderboard.divisions.find((d) => d.division === div)?.entries
+            .find((e) => e.spot_id === spot.id);
+        // the WODs whose result is not the published one: entered, not validated yet
+        const provisional = new Set(entry && pub ? entry.results
+            .filter((r) => (pubEntry?.results.find((x) => x.wod_id === r.wod_id)?.score ?? null) !== r.score)
+            .map((r) => r.wod_id) : []);
+        return { spot, board: lb.leaderboard, group, entry, provisional,
                  running: running.map((x) => ({ heat: x, lane: laneOf(x) })),
                  next: next ? { heat: next, lane: laneOf(next) } : null,
                  lanes: new Set([...laneIn.values()]) };
@@ -231,11 +243,15 @@ export async function phoneView({ root, comp }) {
                                  h('th', { scope: 'col' }, 'Result'))),
                 h('tbody', {}, entry.results.map((r, k) => {
                     const w = comp.wods.find((x) => x.id === r.wod_id);
-                    return h('tr', { dataset: { wodId: r.wod_id } },
+                    const prov = data.provisional.has(r.wod_id);
+                    return h('tr', { dataset: prov ? { wodId: r.wod_id, status: 'provisional' } : { wodId: r.wod_id } },
                         h('th', { scope: 'row' }, w ? w.name : r.wod_id),
                         h('td', { class: 'place' }, placeText(r.rank, wodShared[k].has(r.rank))),
-                        h('td', { class: 'score' }, r.score ?? '–'));
-                }))) : null));
+                        h('td', { class: 'score' }, r.score ?? '–',
+                          prov ? h('span', { class: 'prov' }, 'provisional') : null));
+                }))) : null,
+            data.provisional.size ? h('p', { class: 'note prov-note' },
+                'Provisional: entered, not validated yet. Spectators see the last validated result.') : null));
         const boards = h('div', { class: 'boards' });
         boards.append(h('div', { class: 'scroll' }, boardTable(data.board, group, comp, { mine: spot.id })));
         board.append(h('div', { class: 'me-board-head' }, h('h2', {}, `Leaderboard · ${divisionName(group)}`),
