@@ -7,6 +7,13 @@
 // (WOD, zone, heat number, lane, start in the competition's time zone); below, its
 // division's leaderboard (place, team, points; WOD results on demand).
 //
+// Scores: a reader and a spectator see the published ones (API Part 3: in a
+// competition with "publication: validated", a score shows once a head judge has
+// validated it); a client with a token that sees more (an editor's full view) gets
+// each WOD result that the public does not see yet marked "provisional", found by
+// comparing with the division's leaderboard in the published view (?view=published,
+// one more request, not made for a competition that publishes immediately).
+//
 // Light on the network: the team list comes with the competition (app.js); a team's
 // card reads its division's overall leaderboard (?division=), the heat list, and only
 // for the WODs with a heat still to run, that WOD's leaderboard of the division (it
@@ -130,8 +137,9 @@ export async function phoneView({ root, comp }) {
         const q = div === null ? '' : `?division=${encodeURIComponent(div)}`;
         // a competition that publishes validated scores only: a client with a token may
         // see entered scores (an editor does); the published view says which of them
-        // the public does not see yet
-        const both = api.token() && comp.competition.publication === 'validated';
+        // the public does not see yet.  (A competition without "publication", a field
+        // of the API's Part 3 that a server may not give yet, may be either.)
+        const both = api.token() && comp.competition.publication !== 'immediate';
         const [lb, heatList, pub] = await Promise.all([
             api.get(`competition/${c}/leaderboard${q}`), api.get(`competition/${c}/heat/`),
             both ? api.get(`competition/${c}/leaderboard${q}${q ? '&' : '?'}view=published`) : null]);
