@@ -185,7 +185,9 @@ export async function phoneView({ root, comp }) {
         const provisional = new Set(entry && pub ? entry.results
             .filter((r) => (pubEntry?.results.find((x) => x.wod_id === r.wod_id)?.score ?? null) !== r.score)
             .map((r) => r.wod_id) : []);
-        return { spot, board: lb.leaderboard, group, entry, provisional,
+        // my place and points too, when they are not the public's
+        const provisionalPlace = Boolean(entry && pub && (pubEntry?.rank !== entry.rank || pubEntry?.points !== entry.points));
+        return { spot, board: lb.leaderboard, group, entry, provisional, provisionalPlace,
                  running: running.map((x) => ({ heat: x, lane: laneOf(x) })),
                  next: next ? { heat: next, lane: laneOf(next) } : null,
                  lanes: new Set([...laneIn.values()]) };
@@ -233,7 +235,8 @@ export async function phoneView({ root, comp }) {
                       entry ? placeText(entry.rank, shared.has(entry.rank)) : '–'),
                     h('span', { class: 'stat-label' },
                       entry && shared.has(entry.rank) ? 'shared place' : 'place',
-                      ` of ${of} · ${divisionName(group)}`)),
+                      ` of ${of} · ${divisionName(group)}`,
+                      data.provisionalPlace ? h('span', { class: 'prov', dataset: { field: 'place-status' } }, 'provisional') : null)),
                 h('p', { class: 'stat' },
                     h('span', { class: 'stat-val', dataset: { field: 'points' } }, entry ? entry.points : '–'),
                     h('span', { class: 'stat-label' }, 'points'))),

@@ -807,6 +807,8 @@ await check('validated competition: a lane PUT does not change the spectator\'s 
     assert(put.status === 200 && put.data.voie.score_status === 'entered', `PUT ${put.status} ${JSON.stringify(put.data)}`);
     await waitRow(jp, '8011', { score: '150', provisional: true });
     const tj = Date.now() - t0;
+    assert(await jp.$eval('#view [data-field=place]', (e) => e.textContent) !== placeBefore
+           && await jp.$('#view [data-field=place-status]'), 'the judge\'s phone: the new place is not marked provisional');
     await phoneShot(jp, 'phone-provisional');
     await sleep(Math.max(0, 2500 - (Date.now() - t0)));
     const waiting = await wodRow(p, '8011');
@@ -824,6 +826,8 @@ await check('validated competition: a lane PUT does not change the spectator\'s 
     await waitRow(p, '8011', { score: '150' });
     const ms = Date.now() - t1;
     await waitRow(jp, '8011', { score: '150', provisional: false });
+    assert(!(await jp.$('#view [data-field=place-status]')), 'the judge\'s phone: the place still provisional');
+    assert(!(await p.$('#view .prov')), 'the spectator\'s phone shows "provisional"');
     assert(await p.evaluate(() => window.__same === true), 'the page was reloaded');
     const after = await wodRow(p, '8011');
     const board = (await (await fetch(new URL('competition/8001/wod/8011/leaderboard?division=RX', PUB))).json()).leaderboard;
@@ -878,8 +882,11 @@ await check('an idle phone: for 20 s nothing but the stream\'s keep-alives (no r
     const comments = text.match(/^:.*$/gm) || [];
     assert(comments.length >= 3, `${comments.length} keep-alives in 20 s (RankingEventKeepAlive 4)`);
     assert(text.split('\n').every((l) => l === '' || l.startsWith(':')), `the stream sent more than comments: ${JSON.stringify(text)}`);
-    assert(bytes <= comments.length * 64, `${bytes} bytes for ${comments.length} keep-alives`);
-    console.log(`  # 20 s idle: 0 requests, ${comments.length} keep-alives ("${comments[0]}"), ${bytes} bytes`);
+    // (Chromium may count bytes of the stream's answer late, in the first chunk it reports)
+    assert(text.length <= comments.length * 16 && bytes <= 1024,
+           `${text.length} bytes of text, ${bytes} on the wire for ${comments.length} keep-alives: ${JSON.stringify(chunks)}`);
+    console.log(`  # 20 s idle: 0 requests, ${comments.length} keep-alives ("${comments[0]}"), ` +
+                `${text.length} bytes of text, ${bytes} counted by Chromium`);
 });
 
 await check('fallback: a server that answers the anonymous stream 401 or 406 is long-polled, and a validation still shows', async () => {
