@@ -142,7 +142,8 @@ export async function phoneView({ root, comp }) {
         const both = api.token() && comp.competition.publication !== 'immediate';
         const [lb, heatList, pub] = await Promise.all([
             api.get(`competition/${c}/leaderboard${q}`), api.get(`competition/${c}/heat/`),
-            both ? api.get(`competition/${c}/leaderboard${q}${q ? '&' : '?'}view=published`) : null]);
+            both ? api.get(`competition/${c}/leaderboard${q}${q ? '&' : '?'}view=published`).catch(() => null)
+                 : null]);
         const group = lb.leaderboard.divisions.find((d) => d.division === div)
             || { division: div, entries: [] };
         const heats = heatList.heats;
