@@ -28,6 +28,9 @@
 # 11-13. (t/faults/database.pl) PostgreSQL restarted and killed, under load and idle;
 #     SQLite made read-only under writers; SQLite on a full disk: only 200 or 503 with
 #     Retry-After meanwhile, every route 200 within seconds after, no httpd restart;
+# 14. (event MPM, t/faults/capacity.pl) on Debian's default MPM configuration, 1,000
+#     event streams: those past the automatic RankingEventListeners answer 503 with
+#     Retry-After, reads and lane PUTs on new connections are answered within 1 s;
 # 10. (event MPM) 100,000 event streams opened and closed in turn leave the children's
 #     sockets and memory where they were; a client that does not read its stream is
 #     dropped past RankingEventBuffer without growing the server's memory.
@@ -830,6 +833,11 @@ CONF
 # or on a full disk (t/faults/database.pl)
 require(dirname(abs_path(__FILE__)) . '/database.pl');
 FaultsDb::run($so, $mpm, $tmp, \@servers);
+
+# ---- 14. (event MPM) more event streams than the children accept: the API still
+# answers (t/faults/capacity.pl)
+require(dirname(abs_path(__FILE__)) . '/capacity.pl');
+FaultsCap::run($so, $mpm, $tmp, \@servers);
 
 my @errors = grep { /AddressSanitizer|runtime error:|segfault|Segmentation/ } map { split /\n/, $_->error_log } @servers;
 ok(!@errors, 'no crash or sanitizer report in the error logs');
