@@ -290,8 +290,12 @@ int rkm_db_open(request_rec *r, rkm_db *db)
         h->s = m->server;
         apr_pool_userdata_setn(h, REQ_DBD_KEY, NULL, m->pool);
     }
-    if (!h->dbd && dbd_open && (h->dbd = dbd_open(m->pool, m->server)) != NULL) {
-        apr_pool_cleanup_register(m->pool, h, req_dbd_close, apr_pool_cleanup_null);
+    if (!h->dbd && dbd_open && rkm_db_open_allowed()) {
+        h->dbd = dbd_open(m->pool, m->server);
+        rkm_db_opened(h->dbd != NULL);
+        if (h->dbd) {
+            apr_pool_cleanup_register(m->pool, h, req_dbd_close, apr_pool_cleanup_null);
+        }
     }
     db->dbd = h->dbd;
     if (!db->dbd) {
@@ -318,7 +322,12 @@ void rkm_db_put(request_rec *r)
 
 int rkm_db_open_bg(apr_pool_t *p, server_rec *s, rkm_db *db)
 {
-    db->dbd = dbd_open ? dbd_open(p, s) : NULL;
+    db->dbd = NULL;
+    if (!dbd_open || !rkm_db_open_allowed()) {
+        return -1;
+    }
+    db->dbd = dbd_open(p, s);
+    rkm_db_opened(db->dbd != NULL);
     if (!db->dbd) {
         return -1;
     }

@@ -97,6 +97,11 @@ int rkm_db_exec(request_rec *r, rkm_db *db, const char *sql, int quiet);
  *     place (the ap_dbd_t keeps its pool and mod_dbd its place in the pool); 0, or -1
  *     (logged) when it could not: the old handle is then kept.  The statements of the
  *     old handle are gone: the caller prepares its own again;
+ *   rkm_db_open_allowed: whether this child may try to open a connection now: after
+ *     three failed opens in a row (the database is down), one try per 10 ms, then
+ *     20, 40, ..., 250 ms at most, the requests in between answering 503 at once
+ *     (each failed try makes mod_dbd log two or three lines, and costs the database
+ *     a connection attempt); rkm_db_opened says how a try went;
  *   rkm_db_log: log at LEVEL for R, or for S when R is NULL (a thread of the
  *     module's); at APLOG_WARNING or more severe, one line a second per child, which
  *     counts the ones not said since (a database down makes every request fail
@@ -107,6 +112,8 @@ int rkm_db_session_lost(ap_dbd_t *dbd, int sqlite);
 int rkm_db_file_readonly(ap_dbd_t *dbd);
 int rkm_db_in_transaction(ap_dbd_t *dbd);
 int rkm_db_reopen(server_rec *s, ap_dbd_t *dbd);
+int rkm_db_open_allowed(void);
+void rkm_db_opened(int ok);
 #define RKM_DB_ALWAYS 0x100
 void rkm_db_log(request_rec *r, server_rec *s, int level, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

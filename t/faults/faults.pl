@@ -713,6 +713,10 @@ MinSpareThreads 1
 MaxSpareThreads 64
 AsyncRequestWorkerFactor 64
 RankingEventBuffer 4096
+# (a stream whose client closed is ended at the watcher's next tick: at this rate of
+# churn thousands are still open per child as far as the server knows, more than the
+# automatic limit, half of what a child accepts; this test is about what they leave)
+RankingEventListeners 20000
 <Location /api>
     RankingLoginLimit 0
 </Location>
