@@ -69,7 +69,6 @@ void rkm_db_register_hooks(void)
  * tried once at its next use (conn_usable), so that none fails a request later. */
 static apr_time_t lost_at;
 
-
 /* A failed statement WHAT of DB: logged at LEVEL (an expected refusal: APLOG_INFO),
  * but a write refused because the SQLite file is open read-only at WARNING, whatever
  * LEVEL says, saying so (the connection is reopened at its next use). */
