@@ -1036,7 +1036,7 @@ ThreadsPerChild 64
 MaxRequestWorkers 256
 MinSpareThreads 1
 MaxSpareThreads 256
-AsyncRequestWorkerFactor 64
+AsyncRequestWorkerFactor 160
 MaxConnectionsPerChild 0
 KeepAliveTimeout 30
 MaxKeepAliveRequests 0
@@ -1107,7 +1107,7 @@ CONF
                     read_runs_before_open => [map { $_->{rps} } @before],
                     read_runs_after_close => [map { $_->{rps} } @after],
                     read_ratio => $before->{rps} ? $with->{rps} / $before->{rps} : 0,
-                    mpm => 'event, 4 children x 64 threads, AsyncRequestWorkerFactor 64');
+                    mpm => 'event, 4 children x 64 threads, AsyncRequestWorkerFactor 160');
         push @rows, { route => "GET /competition/100/wod/ with $n streams open",
                       name => 'reads-with-streams', kind => 'streams', bytes => 0,
                       module_rps => $with->{rps}, static_rps => $before->{rps},

@@ -280,6 +280,11 @@ const rk_query rk_queries[RK_Q_COUNT] = {
      * ranking-admin wins (the statement then changes nothing) */
     [RK_Q_ACCOUNT_REHASH] = { "ranking_account_rehash",
         "UPDATE account SET password_hash = %s WHERE id = %lld AND password_hash = %s", 3 },
+    /* what every failed login costs (an unknown name as much as the costliest hash:
+     * its two digits, compared as text) */
+    [RK_Q_ACCOUNT_MAX_COST] = { "ranking_account_max_cost",
+        "SELECT MAX(substr(password_hash, 5, 2)) FROM account"
+        " WHERE substr(password_hash, 1, 4) IN ('$2y$', '$2a$', '$2b$')", 0 },
     /* hash, account, created_at, expires_at */
     [RK_Q_TOKEN_INSERT] = { "ranking_token_insert",
         "INSERT INTO token (hash, account_id, created_at, expires_at)"

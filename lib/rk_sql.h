@@ -81,6 +81,8 @@ typedef enum {
     RK_Q_ACCOUNT_BY_NAME,   /* id, password_hash, role, enabled */
     RK_Q_ACCOUNT_REHASH,    /* new hash, id, old hash: a password of another cost,
                              * hashed again at RankingPasswordCost on a login */
+    RK_Q_ACCOUNT_MAX_COST,  /* the highest bcrypt cost of the stored hashes ("04" to
+                             * "31", two digits), NULL when none */
     RK_Q_TOKEN_INSERT,
     RK_Q_TOKEN_PURGE,
     RK_Q_TOKEN_LOOKUP,      /* name, role, expires_at */

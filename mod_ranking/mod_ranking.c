@@ -10,6 +10,9 @@
  *   mod_ranking_db.c          the database through mod_dbd: connections, statements,
  *                             queries
  *   mod_ranking_transaction.c transactions and the ranking-write mutex
+ *   mod_ranking_session.c     a connection's driver session: reset (PostgreSQL),
+ *                             read-only (SQLite), reopened; database errors once a
+ *                             second
  *   mod_ranking_changes.c     changes: the revision (shared between the children, read
  *                             per request), the change log (record, read since,
  *                             replay) and the one committed signal
