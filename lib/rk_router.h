@@ -61,6 +61,18 @@ typedef struct {
 #define RK_M_DELETE  0x10u
 #define RK_M_OPTIONS 0x20u
 #define RK_M_OTHER   0x40u
+#define RK_M_PATCH   0x80u
+
+/* Roles (API.md part 3, "Roles"), in order: each may do what the ones below may.
+ * RK_ROLE_NONE: no role needed (a route's read_role), or no token (a public read). */
+#define RK_ROLE_NONE      0
+#define RK_ROLE_READER    1
+#define RK_ROLE_EDITOR    2
+#define RK_ROLE_ORGANIZER 3
+
+/* The role named S ("reader", "editor", "organizer"), RK_ROLE_NONE for another
+ * string or NULL. */
+int rk_role_parse(const char *s);
 
 /* What answers a read of a route. */
 typedef enum {
@@ -80,10 +92,15 @@ typedef struct {
     unsigned methods;           /* RK_M_* accepted (OPTIONS excluded) */
     const char *allow;          /* the Allow header of those methods */
     int list;                   /* 1: a list {"<plural>":[...]}, 0: one resource */
-    int editors;                /* 1: every method needs an editor (else only writes) */
+    int read_role;              /* the role a GET or HEAD needs (RK_ROLE_NONE: any
+                                 * client, a public mount's anonymous ones too) */
     rk_answer answer;           /* what answers a read */
     rk_query_id query;          /* RK_ANSWER_ROWS: the statement, with the path's ids */
     const rk_resource *res;     /* RK_ANSWER_ROWS: the resource its rows are */
+    int write_role;             /* the role its other methods need (POST, PUT, PATCH,
+                                 * DELETE), on the path's competition (a route without
+                                 * one: the server-wide role); 0 for /connect and the
+                                 * read-only routes */
 } rk_route_def;
 
 /* The table entry of ID (NULL for RK_ROUTE_NONE and out-of-range values). */
@@ -118,6 +135,11 @@ unsigned rk_route_methods(rk_route_id id);
 /* The Allow header value for a route ("GET, HEAD", "GET, HEAD, PUT, DELETE",
  * "POST"); NULL for RK_ROUTE_NONE. */
 const char *rk_route_allow(rk_route_id id);
+
+/* The role that METHOD (an RK_M_* bit) on route ID needs: the route's read_role for
+ * GET and HEAD, its write_role for the others (RK_ROLE_NONE for OPTIONS and for
+ * RK_ROUTE_NONE). */
+int rk_route_role(rk_route_id id, unsigned method);
 
 /* Map an HTTP method name to its RK_M_* bit (RK_M_OTHER when unknown). */
 unsigned rk_method_bit(const char *method);

@@ -189,10 +189,16 @@ const rk_query rk_queries[RK_Q_COUNT] = {
         " VALUES (%s, %lld, %lld, %lld)", 4 },
     [RK_Q_TOKEN_PURGE] = { "ranking_token_purge",
         RK_SQL_TOKEN_PURGE, 1 },
-    /* hash, now */
+    /* competition (0: none), hash, now: the user, its server-wide role, the token's
+     * expiry and the user's grant on that competition (NULL: none) */
     [RK_Q_TOKEN_LOOKUP] = { "ranking_token_lookup",
-        "SELECT a.name, a.role, t.expires_at FROM token t JOIN account a ON a.id = t.account_id"
-        " WHERE t.hash = %s AND t.expires_at > %lld AND a.enabled = 1", 2 },
+        "SELECT a.name, a.role, t.expires_at, g.role FROM token t JOIN account a ON a.id = t.account_id"
+        " LEFT JOIN account_grant g ON g.account_id = a.id AND g.competition_id = %lld"
+        " WHERE t.hash = %s AND t.expires_at > %lld AND a.enabled = 1", 3 },
+    /* user name, competition: the user's grant there */
+    [RK_Q_GRANT_ROLE] = { "ranking_grant_role",
+        "SELECT g.role FROM account_grant g JOIN account a ON a.id = g.account_id"
+        " WHERE a.name = %s AND g.competition_id = %lld", 2 },
     [RK_Q_REVISION] = { "ranking_revision",
         "SELECT epoch, data, auth FROM revision WHERE id = 1", 0 },
 };

@@ -58,7 +58,8 @@ typedef enum {
                              * hashed again at RankingPasswordCost on a login */
     RK_Q_TOKEN_INSERT,
     RK_Q_TOKEN_PURGE,
-    RK_Q_TOKEN_LOOKUP,      /* name, role, expires_at */
+    RK_Q_TOKEN_LOOKUP,      /* name, role, expires_at, grant on the competition */
+    RK_Q_GRANT_ROLE,        /* a user's grant on a competition */
     /* change counters */
     RK_Q_REVISION,          /* epoch, data, auth */
     RK_Q_COUNT

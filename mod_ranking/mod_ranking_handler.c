@@ -98,8 +98,10 @@ static int rkm_handler(request_rec *r)
         apr_table_setn(r->headers_out, "Allow", rk_route_allow(rq->route.id));
         return rkm_send_status(r, HTTP_METHOD_NOT_ALLOWED);
     }
-    if (((rq->method & (RK_M_PUT | RK_M_DELETE)) || rk_route_def_of(rq->route.id)->editors)
-        && !rq->editor) {
+    /* the role the route and method need, on the path's competition (the
+     * server-wide role for a path without one: creating a competition) */
+    if (rk_route_role(rq->route.id, rq->method) > RK_ROLE_NONE
+        && rkm_role_on(r, rq, rkm_path_competition(rq)) < rk_route_role(rq->route.id, rq->method)) {
         return rkm_send_status(r, HTTP_FORBIDDEN);
     }
     return answer(r, rq);

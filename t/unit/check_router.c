@@ -665,6 +665,45 @@ START_TEST(test_route_name_example)
 }
 END_TEST
 
+/* Roles: what each route and method needs (API.md part 3, "Roles"). */
+START_TEST(test_route_roles)
+{
+    rk_route_id id = (rk_route_id)_i;
+    unsigned writes = rk_route_methods(id) & ~(unsigned)(RK_M_GET | RK_M_HEAD);
+
+    ck_assert_int_eq(rk_route_role(id, RK_M_OPTIONS), RK_ROLE_NONE);
+    if (id == RK_ROUTE_NONE) {
+        ck_assert_int_eq(rk_route_role(id, RK_M_GET), RK_ROLE_NONE);
+        return;
+    }
+    /* reads: anyone, but a lane's history (editors) */
+    ck_assert_int_eq(rk_route_role(id, RK_M_GET),
+                     id == RK_ROUTE_A_VOIE_HISTORY ? RK_ROLE_EDITOR : RK_ROLE_NONE);
+    ck_assert_int_eq(rk_route_role(id, RK_M_HEAD), rk_route_role(id, RK_M_GET));
+    /* writes: a lane's PUT and DELETE are an editor's, every other write an
+     * organizer's; /connect needs none */
+    if (id == RK_ROUTE_CONNECT || !writes)
+        ck_assert_int_eq(rk_route_role(id, RK_M_POST), RK_ROLE_NONE);
+    else if (id == RK_ROUTE_A_VOIE)
+        ck_assert_int_eq(rk_route_role(id, RK_M_PUT), RK_ROLE_EDITOR);
+    else
+        ck_assert_int_eq(rk_route_role(id, RK_M_POST), RK_ROLE_ORGANIZER);
+}
+END_TEST
+
+START_TEST(test_role_parse)
+{
+    ck_assert_int_eq(rk_role_parse("reader"), RK_ROLE_READER);
+    ck_assert_int_eq(rk_role_parse("editor"), RK_ROLE_EDITOR);
+    ck_assert_int_eq(rk_role_parse("organizer"), RK_ROLE_ORGANIZER);
+    ck_assert_int_eq(rk_role_parse("Organizer"), RK_ROLE_NONE);
+    ck_assert_int_eq(rk_role_parse(""), RK_ROLE_NONE);
+    ck_assert_int_eq(rk_role_parse(NULL), RK_ROLE_NONE);
+    ck_assert_int_lt(RK_ROLE_READER, RK_ROLE_EDITOR);
+    ck_assert_int_lt(RK_ROLE_EDITOR, RK_ROLE_ORGANIZER);
+}
+END_TEST
+
 START_TEST(test_method_bit)
 {
     ck_assert_uint_eq(rk_method_bit("GET"), RK_M_GET);
@@ -673,7 +712,8 @@ START_TEST(test_method_bit)
     ck_assert_uint_eq(rk_method_bit("PUT"), RK_M_PUT);
     ck_assert_uint_eq(rk_method_bit("DELETE"), RK_M_DELETE);
     ck_assert_uint_eq(rk_method_bit("OPTIONS"), RK_M_OPTIONS);
-    ck_assert_uint_eq(rk_method_bit("PATCH"), RK_M_OTHER);
+    ck_assert_uint_eq(rk_method_bit("PATCH"), RK_M_PATCH);
+    ck_assert_uint_eq(rk_method_bit("patch"), RK_M_OTHER);
     ck_assert_uint_eq(rk_method_bit("TRACE"), RK_M_OTHER);
     ck_assert_uint_eq(rk_method_bit("CONNECT"), RK_M_OTHER);
     ck_assert_uint_eq(rk_method_bit("PROPFIND"), RK_M_OTHER);
@@ -720,6 +760,8 @@ static Suite *router_suite(void)
     tcase_add_loop_test(tc, test_route_table, 0, RK_ROUTE_COUNT);
     tcase_add_test(tc, test_route_name_example);
     tcase_add_test(tc, test_method_bit);
+    tcase_add_loop_test(tc, test_route_roles, 0, RK_ROUTE_COUNT);
+    tcase_add_test(tc, test_role_parse);
     suite_add_tcase(s, tc);
     return s;
 }
