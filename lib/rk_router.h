@@ -7,6 +7,7 @@
 
 #include "rk_sql.h"
 #include "rk_json.h"
+#include "rk_resource.h"
 
 #define RK_VARIANT_A 1u
 #define RK_VARIANT_B 2u
@@ -82,6 +83,14 @@ typedef enum {
     RK_ANSWER_EVENTS        /* a stream of the competition's lane changes */
 } rk_answer;
 
+/* What answers a write (a method other than GET, HEAD, OPTIONS) of a route. */
+typedef enum {
+    RK_WRITE_NONE = 0,      /* none (/connect: its own answer) */
+    RK_WRITE_LANE,          /* a lane's PUT and DELETE (mod_ranking_write.c) */
+    RK_WRITE_SETUP          /* POST on a list, PATCH and DELETE on one resource, of the
+                             * route's resource kind (mod_ranking_setup.c) */
+} rk_write;
+
 /* Everything known about a route, in one table (rk_router.c): how its path is
  * written, which variant serves it, its methods, and what answers a read of it. */
 typedef struct {
@@ -101,6 +110,8 @@ typedef struct {
                                  * DELETE), on the path's competition (a route without
                                  * one: the server-wide role); 0 for /connect and the
                                  * read-only routes */
+    rk_write write;             /* what answers its writes */
+    rk_resource_kind kind;      /* RK_WRITE_SETUP: the resource written */
 } rk_route_def;
 
 /* The table entry of ID (NULL for RK_ROUTE_NONE and out-of-range values). */

@@ -201,6 +201,132 @@ const rk_query rk_queries[RK_Q_COUNT] = {
         " WHERE a.name = %s AND g.competition_id = %lld", 2 },
     [RK_Q_REVISION] = { "ranking_revision",
         "SELECT epoch, data, auth FROM revision WHERE id = 1", 0 },
+
+    /* ---- setup and day-of changes (rk_sql.h).  Integers are CAST: SQLite checks
+     * CHECK constraints before the column's affinity applies to text parameters. ---- */
+#define NEXT_ID(table, logged) \
+    "SELECT COALESCE(MAX(x), 0) + 1 FROM (SELECT MAX(id) AS x FROM " table \
+    " UNION ALL SELECT MAX(" logged ") FROM lane_history"
+#define INT_ "CAST(%lld AS INTEGER)"
+#define ID_ "CAST(%lld AS BIGINT)"
+    [RK_Q_SETUP_COMP_ROW] = { "ranking_setup_comp_row",
+        "SELECT name, location, start_date, end_date, timezone, status, ranking, publication,"
+        " advance FROM competition WHERE id = %lld", 1 },
+    [RK_Q_SETUP_COMP_NEXT] = { "ranking_setup_comp_next",
+        NEXT_ID("competition", "competition_id") ") t", 0 },
+    [RK_Q_SETUP_COMP_INSERT] = { "ranking_setup_comp_insert",
+        "INSERT INTO competition (id, name, location, start_date, end_date, timezone, status,"
+        " ranking, publication, advance) VALUES (" ID_ ", %s, %s, %s, %s, %s, %s, %s, %s, " INT_ ")", 10 },
+    [RK_Q_SETUP_COMP_UPDATE] = { "ranking_setup_comp_update",
+        "UPDATE competition SET name = %s, location = %s, start_date = %s, end_date = %s,"
+        " timezone = %s, status = %s, ranking = %s, publication = %s, advance = " INT_
+        " WHERE id = %lld AND id = %lld", 11 },
+    [RK_Q_SETUP_COMP_DELETE] = { "ranking_setup_comp_delete",
+        "DELETE FROM competition WHERE id = %lld AND id = %lld", 2 },
+    [RK_Q_SETUP_COMP_CHILDREN] = { "ranking_setup_comp_children",
+        "WITH p (c) AS (SELECT " ID_ ") SELECT"
+        " (SELECT COUNT(*) FROM wod, p WHERE competition_id = p.c)"
+        " + (SELECT COUNT(*) FROM spot, p WHERE competition_id = p.c)"
+        " + (SELECT COUNT(*) FROM zone, p WHERE competition_id = p.c)"
+        " + (SELECT COUNT(*) FROM heat, p WHERE competition_id = p.c)", 1 },
+
+    [RK_Q_SETUP_WOD_ROW] = { "ranking_setup_wod_row",
+        "SELECT name, description, position, scoring, time_cap FROM wod"
+        " WHERE competition_id = %lld AND id = %lld", 2 },
+    [RK_Q_SETUP_WOD_NEXT] = { "ranking_setup_wod_next",
+        NEXT_ID("wod", "resource_id") " WHERE resource = 'wod') t", 0 },
+    [RK_Q_SETUP_WOD_INSERT] = { "ranking_setup_wod_insert",
+        "INSERT INTO wod (id, competition_id, name, description, position, scoring, time_cap)"
+        " VALUES (" ID_ ", " ID_ ", %s, %s, " INT_ ", %s, " INT_ ")", 7 },
+    [RK_Q_SETUP_WOD_UPDATE] = { "ranking_setup_wod_update",
+        "UPDATE wod SET name = %s, description = %s, position = " INT_ ", scoring = %s,"
+        " time_cap = " INT_ " WHERE competition_id = %lld AND id = %lld", 7 },
+    [RK_Q_SETUP_WOD_DELETE] = { "ranking_setup_wod_delete",
+        "DELETE FROM wod WHERE competition_id = %lld AND id = %lld", 2 },
+    [RK_Q_SETUP_WOD_POSITION] = { "ranking_setup_wod_position",
+        "SELECT COALESCE(MAX(position), 0) + 1 FROM wod WHERE competition_id = %lld", 1 },
+    [RK_Q_SETUP_WOD_HEATS] = { "ranking_setup_wod_heats",
+        "SELECT COUNT(*) FROM heat WHERE competition_id = %lld AND wod_id = %lld", 2 },
+    [RK_Q_SETUP_WOD_SCORES] = { "ranking_setup_wod_scores",
+        "SELECT l.score FROM heat h JOIN lane l ON l.heat_id = h.id"
+        " WHERE h.competition_id = %lld AND h.wod_id = %lld AND l.score IS NOT NULL", 2 },
+
+    [RK_Q_SETUP_SPOT_ROW] = { "ranking_setup_spot_row",
+        "SELECT name, division, affiliate, bib FROM spot WHERE competition_id = %lld AND id = %lld", 2 },
+    [RK_Q_SETUP_SPOT_NEXT] = { "ranking_setup_spot_next",
+        NEXT_ID("spot", "resource_id") " WHERE resource = 'spot') t", 0 },
+    [RK_Q_SETUP_SPOT_INSERT] = { "ranking_setup_spot_insert",
+        "INSERT INTO spot (id, competition_id, name, division, affiliate, bib)"
+        " VALUES (" ID_ ", " ID_ ", %s, %s, %s, " ID_ ")", 6 },
+    [RK_Q_SETUP_SPOT_UPDATE] = { "ranking_setup_spot_update",
+        "UPDATE spot SET name = %s, division = %s, affiliate = %s, bib = " ID_
+        " WHERE competition_id = %lld AND id = %lld", 6 },
+    [RK_Q_SETUP_SPOT_DELETE] = { "ranking_setup_spot_delete",
+        "DELETE FROM spot WHERE competition_id = %lld AND id = %lld", 2 },
+    [RK_Q_SETUP_SPOT_BIB] = { "ranking_setup_spot_bib",
+        "SELECT COUNT(*) FROM spot WHERE competition_id = %lld AND bib = %lld AND id <> %lld", 3 },
+    [RK_Q_SETUP_SPOT_LANES] = { "ranking_setup_spot_lanes",
+        "SELECT COUNT(*) FROM lane WHERE spot_id = %lld", 1 },
+
+    [RK_Q_SETUP_ZONE_ROW] = { "ranking_setup_zone_row",
+        "SELECT name, lane_count FROM zone WHERE competition_id = %lld AND id = %lld", 2 },
+    [RK_Q_SETUP_ZONE_NEXT] = { "ranking_setup_zone_next",
+        NEXT_ID("zone", "resource_id") " WHERE resource = 'zone') t", 0 },
+    [RK_Q_SETUP_ZONE_INSERT] = { "ranking_setup_zone_insert",
+        "INSERT INTO zone (id, competition_id, name, lane_count)"
+        " VALUES (" ID_ ", " ID_ ", %s, " INT_ ")", 4 },
+    [RK_Q_SETUP_ZONE_UPDATE] = { "ranking_setup_zone_update",
+        "UPDATE zone SET name = %s, lane_count = " INT_ " WHERE competition_id = %lld AND id = %lld", 4 },
+    [RK_Q_SETUP_ZONE_DELETE] = { "ranking_setup_zone_delete",
+        "DELETE FROM zone WHERE competition_id = %lld AND id = %lld", 2 },
+    [RK_Q_SETUP_ZONE_MAX_LANE] = { "ranking_setup_zone_max_lane",
+        "SELECT COALESCE(MAX(l.number), 0) FROM heat h JOIN lane l ON l.heat_id = h.id"
+        " WHERE h.competition_id = %lld AND h.zone_id = %lld", 2 },
+    [RK_Q_SETUP_ZONE_HEATS] = { "ranking_setup_zone_heats",
+        "SELECT COUNT(*) FROM heat WHERE competition_id = %lld AND zone_id = %lld", 2 },
+
+    /* a heat through variant A's path: competition, zone, heat */
+    [RK_Q_SETUP_HEAT_ROW] = { "ranking_setup_heat_row",
+        "SELECT h.number, h.wod_id, h.zone_id, h.start_time, h.status FROM " HEAT_IN_ZONE
+        " WHERE h.competition_id = %lld AND h.zone_id = %lld AND h.id = %lld", 3 },
+    [RK_Q_SETUP_HEAT_NEXT] = { "ranking_setup_heat_next",
+        NEXT_ID("heat", "resource_id") " WHERE resource = 'heat' UNION ALL"
+        " SELECT MAX(heat_id) FROM lane_history) t", 0 },
+    [RK_Q_SETUP_HEAT_INSERT] = { "ranking_setup_heat_insert",
+        "INSERT INTO heat (id, competition_id, number, wod_id, zone_id, start_time, status)"
+        " VALUES (" ID_ ", " ID_ ", " INT_ ", " ID_ ", " ID_ ", %s, %s)", 7 },
+    [RK_Q_SETUP_HEAT_UPDATE] = { "ranking_setup_heat_update",
+        "UPDATE heat SET number = " INT_ ", wod_id = " ID_ ", zone_id = " ID_ ","
+        " start_time = %s, status = %s WHERE competition_id = %lld AND id = %lld", 7 },
+    [RK_Q_SETUP_HEAT_DELETE] = { "ranking_setup_heat_delete",
+        "DELETE FROM heat WHERE competition_id = %lld AND id = %lld", 2 },
+    [RK_Q_SETUP_HEAT_NUMBER] = { "ranking_setup_heat_number",
+        "SELECT COUNT(*) FROM heat WHERE competition_id = %lld AND zone_id = %lld"
+        " AND number = %lld AND id <> %lld", 4 },
+    [RK_Q_SETUP_HEAT_LANES] = { "ranking_setup_heat_lanes",
+        "SELECT COUNT(score), COALESCE(MAX(number), 0) FROM lane WHERE heat_id = %lld", 1 },
+
+    [RK_Q_SETUP_LANE_NEXT] = { "ranking_setup_lane_next",
+        NEXT_ID("lane", "lane_id") ") t", 0 },
+    /* id, heat, number, spot, score, tiebreak: a score makes the lane "entered", and
+     * with the competition's publication "immediate" it is published at once */
+    [RK_Q_SETUP_LANE_INSERT] = { "ranking_setup_lane_insert",
+        "INSERT INTO lane (id, heat_id, number, spot_id, score, tiebreak, score_status,"
+        " published_score, published_tiebreak)"
+        " SELECT v.id, h.id, v.number, v.spot, v.score, v.tiebreak,"
+        " CASE WHEN v.score IS NULL THEN NULL ELSE 'entered' END,"
+        " CASE WHEN c.publication = 'immediate' THEN v.score END,"
+        " CASE WHEN c.publication = 'immediate' THEN v.tiebreak END"
+        " FROM (SELECT " ID_ " AS id, " ID_ " AS heat, " INT_ " AS number, " ID_ " AS spot,"
+        " CAST(%s AS TEXT) AS score, CAST(%s AS TEXT) AS tiebreak) v"
+        " JOIN heat h ON h.id = v.heat JOIN competition c ON c.id = h.competition_id", 6 },
+    [RK_Q_SETUP_LANE_HEAT] = { "ranking_setup_lane_heat",
+        "SELECT z.lane_count, w.scoring, w.time_cap FROM " HEAT_IN_ZONE
+        " LEFT JOIN wod w ON w.id = h.wod_id AND w.competition_id = h.competition_id"
+        " WHERE h.competition_id = %lld AND h.zone_id = %lld AND h.id = %lld", 3 },
+#undef NEXT_ID
+#undef INT_
+#undef ID_
 };
 
 /* SQLite's busy timeout, per statement step: apr_dbd's sqlite3 driver retries a step

@@ -25,6 +25,9 @@
  *   mod_ranking_read.c        the read path: answers per revision, ETag, 304, gzip
  *   mod_ranking_leaderboard.c leaderboards, and the inputs each child keeps for them
  *   mod_ranking_write.c       lane writes: PUT in grouped commits, DELETE
+ *   mod_ranking_setup.c       the organizer's writes: POST, PATCH, DELETE of
+ *                             competitions, WODs, spots, zones, heats; POST of lanes
+ *                             (their database rules: mod_ranking_setup_rules.c)
  *   mod_ranking_stream.c      live updates, the request side: the event stream and the
  *                             long poll, made, registered with the watcher, refused
  *   mod_ranking_listener.c    live updates, a listener and this child's list of them:

@@ -15,6 +15,11 @@ static int send_body(request_rec *r, int status, const char *body, size_t len)
     return OK;
 }
 
+int rkm_send_body(request_rec *r, int status, const char *body, size_t len)
+{
+    return send_body(r, status, body, len);
+}
+
 int rkm_send_json(request_rec *r, int status, json_t *json)
 {
     size_t len;

@@ -8,5 +8,7 @@
  * terminated, *LEN bytes).  OK; otherwise the request is answered and the handler
  * returns the value: DONE (answered here) or AP_FILTER_ERROR (by httpd's filter). */
 int rkm_take_json_body(request_rec *r, char **buf, apr_size_t *len);
+/* The same for a PATCH: application/json or application/merge-patch+json (RFC 7396). */
+int rkm_take_patch_body(request_rec *r, char **buf, apr_size_t *len);
 
 #endif

@@ -9,6 +9,7 @@
 #include "mod_ranking_auth.h"
 #include "mod_ranking_connect.h"
 #include "mod_ranking_read.h"
+#include "mod_ranking_setup.h"
 #include "mod_ranking_request.h"
 #include "mod_ranking_stream.h"
 #include "mod_ranking_write.h"
@@ -49,16 +50,18 @@ static int rkm_access(request_rec *r)
  * /connect or an event stream. */
 static int answer(request_rec *r, rkm_req *rq)
 {
-    switch (rq->method) {
-    case RK_M_POST:
-        return rkm_connect(r);
-    case RK_M_PUT:
-        return rkm_put_lane(r, rq);
-    case RK_M_DELETE:
-        return rkm_delete_lane(r, rq);
+    const rk_route_def *def = rk_route_def_of(rq->route.id);
+
+    if (rq->method & (RK_M_GET | RK_M_HEAD)) {
+        return def->answer == RK_ANSWER_EVENTS ? rkm_events(r, rq) : rkm_read(r, rq);
+    }
+    switch (def->write) {
+    case RK_WRITE_LANE:
+        return rq->method == RK_M_PUT ? rkm_put_lane(r, rq) : rkm_delete_lane(r, rq);
+    case RK_WRITE_SETUP:
+        return rkm_setup(r, rq);
     default:
-        return rk_route_def_of(rq->route.id)->answer == RK_ANSWER_EVENTS ? rkm_events(r, rq)
-               : rkm_read(r, rq);
+        return rkm_connect(r);   /* POST /connect */
     }
 }
 

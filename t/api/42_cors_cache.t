@@ -49,7 +49,7 @@ ok(!defined $res->header('Cache-Control'), 'no Cache-Control on OPTIONS');
 $res = req(OPTIONS => '/cors/competition/', undef, undef,
            { Origin => 'http://localhost:8080', 'Access-Control-Request-Method' => 'GET' });
 is($res->header('Access-Control-Allow-Origin'), 'http://localhost:8080', 'the second listed origin');
-is($res->header('Access-Control-Allow-Methods'), 'GET, HEAD', 'a read route: GET, HEAD');
+is($res->header('Access-Control-Allow-Methods'), 'GET, HEAD, POST', 'the competition list: GET, HEAD, POST (part 3)');
 
 for my $o ('https://evil.example', 'https://scores.example.org.evil', 'http://scores.example.org',
            'HTTPS://SCORES.EXAMPLE.ORG', 'null') {

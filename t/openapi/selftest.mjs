@@ -73,7 +73,7 @@ const cases = [
     ['HEAD 412 without body', true, { method: 'HEAD', path: '/competition/1', status: 412, headers: JSONCT, body_b64: '' }],
     ['401 with WWW-Authenticate', true, { method: 'GET', path: '/competition/1/heat/', ...ok(401, unauthorized, { ...JSONCT, ...www }) }],
     ['401 invalid_token', true, { method: 'GET', path: '/competition/', ...ok(401, unauthorized, { ...JSONCT, 'www-authenticate': 'Bearer realm="ranking", error="invalid_token"' }) }],
-    ['405 on an undeclared method', true, { method: 'POST', path: '/competition/', ...ok(405, { status: 'error', message: 'Method not allowed' }, { ...JSONCT, allow: 'GET, HEAD' }) }],
+    ['405 on an undeclared method', true, { method: 'PUT', path: '/competition/', ...ok(405, { status: 'error', message: 'Method not allowed' }, { ...JSONCT, allow: 'GET, HEAD, POST' }) }],
     ['OPTIONS 204', true, { method: 'OPTIONS', path: VOIE, status: 204, headers: { allow: 'GET, HEAD, PUT, DELETE' }, body_b64: '' }],
     ['HEAD 200 without body', true, { method: 'HEAD', path: '/competition/1', status: 200, headers: { ...JSONCT, etag: ETAG }, body_b64: '' }],
     ['304 with the ETag, no body', true, { method: 'GET', path: '/competition/1/spot/', status: 304, headers: { etag: ETAG }, body_b64: '' }],

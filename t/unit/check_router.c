@@ -587,6 +587,15 @@ START_TEST(test_route_methods)
     } else if (id == RK_ROUTE_A_VOIE) {
         want = RK_M_GET | RK_M_HEAD | RK_M_PUT | RK_M_DELETE;
         allow = "GET, HEAD, PUT, DELETE";
+    } else if (id == RK_ROUTE_COMPETITIONS || id == RK_ROUTE_WODS || id == RK_ROUTE_SPOTS
+               || id == RK_ROUTE_ZONES || id == RK_ROUTE_A_HEATS || id == RK_ROUTE_A_VOIES) {
+        /* API.md part 3: the organizer's POST on the lists of variant A and common routes */
+        want = RK_M_GET | RK_M_HEAD | RK_M_POST;
+        allow = "GET, HEAD, POST";
+    } else if (id == RK_ROUTE_COMPETITION || id == RK_ROUTE_WOD || id == RK_ROUTE_SPOT
+               || id == RK_ROUTE_ZONE || id == RK_ROUTE_A_HEAT) {
+        want = RK_M_GET | RK_M_HEAD | RK_M_PATCH | RK_M_DELETE;
+        allow = "GET, HEAD, PATCH, DELETE";
     } else {
         want = RK_M_GET | RK_M_HEAD;
         allow = "GET, HEAD";
@@ -654,6 +663,16 @@ START_TEST(test_route_table)
             nids += d->segments[k][0] == '#';
         ck_assert_msg(rk_queries[d->query].nargs == nids, "%s: %d path ids, statement takes %d",
                       d->name, nids, rk_queries[d->query].nargs);
+    }
+    /* writes: a lane's PUT/DELETE, the setup routes' POST/PATCH/DELETE on the
+     * resource they list or show; variant B stays read-only */
+    if (d->methods & ~(unsigned)(RK_M_GET | RK_M_HEAD) && id != RK_ROUTE_CONNECT) {
+        ck_assert_int_eq(d->write, id == RK_ROUTE_A_VOIE ? RK_WRITE_LANE : RK_WRITE_SETUP);
+        ck_assert_int_ne(d->variant, RK_VARIANT_B);
+        ck_assert_str_eq(rk_resource_def_of(d->kind)->name, d->res->singular);
+    }
+    else {
+        ck_assert_int_eq(d->write, RK_WRITE_NONE);
     }
     ck_assert_ptr_null(rk_route_def_of(RK_ROUTE_COUNT));
 }
