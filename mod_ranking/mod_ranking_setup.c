@@ -16,6 +16,7 @@
 #include "mod_ranking_body.h"
 #include "mod_ranking_changes.h"
 #include "mod_ranking_request.h"
+#include "rk_cond.h"
 #include "rk_json.h"
 
 /* What differs per resource. */
@@ -98,6 +99,31 @@ static int shown_now(setup_write *w, const char **obj)
     }
     *obj = object_of(w->c.r, rd->res, w->shown);
     return 0;
+}
+
+/* The resource's own strong ETag from its JSON object OBJ (the tag its GET shows). */
+static const char *etag_of(const setup_write *w, const char *obj)
+{
+    char *out = apr_palloc(w->c.r->pool, RK_LANE_ETAG_MAX);
+
+    return w->c.kind == RK_RES_LANE ? rk_lane_etag(w->rq->rev.epoch, obj, strlen(obj), out)
+           : rk_resource_etag(w->rq->rev.epoch, obj, strlen(obj), out);
+}
+
+/* If-Match / If-None-Match of a PATCH or DELETE against the resource as shown now
+ * (OBJ): 1 when they fail (412).  A request without them passes. */
+static int conditions_fail(const setup_write *w, const char *obj)
+{
+    request_rec *r = w->c.r;
+    const char *im = apr_table_get(r->headers_in, "If-Match");
+    const char *inm = apr_table_get(r->headers_in, "If-None-Match");
+    const char *etag;
+
+    if (!im && !inm) {
+        return 0;
+    }
+    etag = etag_of(w, obj);
+    return !etag || rk_cond_eval(im, inm, etag, 0) == RK_COND_FAILED;
 }
 
 /* The next id, appended to the resource's path ids. */
@@ -185,6 +211,11 @@ static int apply(setup_write *w)
         if ((rv = shown_now(w, &w->before)) != 0) {
             return rv;
         }
+        /* the preconditions against the resource in this transaction: of two writers
+         * with the same If-Match, only the first passes */
+        if (conditions_fail(w, w->before)) {
+            return HTTP_PRECONDITION_FAILED;
+        }
         for (f = 0; f < c->nfields; f++) {
             c->cur[f] = c->body && (c->body->set & RK_RES_BIT(f)) ? rk_resource_param(c->body, f)
                                                                   : c->old[f];
@@ -229,18 +260,26 @@ static int run_write(setup_write *w)
     return rv == 0 ? HTTP_OK : rv;
 }
 
-/* 404 before the body: the parent of a POST, the resource of a PATCH. */
+/* Before the body: the parent of a POST, the resource of a PATCH exists (404), and
+ * the PATCH's preconditions hold (412; the transaction checks them again). */
 static int exists(setup_write *w)
 {
+    rk_route_id route = w->c.op == RKM_SETUP_POST ? w->def->parent : w->def->single;
     const char **v;
     int rv;
 
-    if (w->c.op == RKM_SETUP_POST && w->def->parent == RK_ROUTE_NONE) {
+    if (route == RK_ROUTE_NONE) {
         return OK;
     }
-    rv = shown_row(&w->c, w->c.op == RKM_SETUP_POST ? w->def->parent : w->def->single,
-                   w->c.ids, &v);
-    return rv == 1 ? OK : rv == 0 ? HTTP_NOT_FOUND : HTTP_SERVICE_UNAVAILABLE;
+    rv = shown_row(&w->c, route, w->c.ids, &v);
+    if (rv != 1) {
+        return rv == 0 ? HTTP_NOT_FOUND : HTTP_SERVICE_UNAVAILABLE;
+    }
+    if (w->c.op == RKM_SETUP_PATCH
+        && conditions_fail(w, object_of(w->c.r, rk_route_def_of(route)->res, v))) {
+        return HTTP_PRECONDITION_FAILED;
+    }
+    return OK;
 }
 
 static apr_status_t body_free(void *body)
@@ -280,11 +319,15 @@ static int answer(setup_write *w)
 {
     request_rec *r = w->c.r;
     const rk_resource *res = rk_route_def_of(w->def->single)->res;
+    const char *etag;
     size_t n;
     char *body;
 
     if (w->c.op == RKM_SETUP_DELETE) {
         return rkm_send_json(r, HTTP_OK, rk_json_success(NULL, NULL));
+    }
+    if ((etag = etag_of(w, w->after)) != NULL) {
+        apr_table_setn(r->headers_out, "ETag", etag);
     }
     n = rk_json_answer(NULL, res, 0, w->shown, 1);
     body = apr_palloc(r->pool, n + 1);

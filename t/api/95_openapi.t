@@ -13,7 +13,7 @@
 # answers, and every path and operation of the document was exercised.
 # The validator (npm packages of t/openapi) is installed by t/openapi/validate.sh when
 # missing; without it every check fails: nothing is skipped.
-# tests: 747
+# tests: 767
 use strict;
 use warnings;
 use utf8;
@@ -552,6 +552,11 @@ sub patch_answers {
     ex(404, PATCH => $none, token => $ORG, body => $body);
     ex(413, PATCH => $one, token => $ORG, mount => '/small', body => { name => 'x' x 100 });
     ex(415, PATCH => $one, token => $ORG, body => $JSON->encode($body), headers => { 'Content-Type' => 'text/plain' });
+    # preconditions: the resource's own ETag (a stale one, or *: 412); the current one passes
+    my $tag = req(GET => "/api$one", $ORG)->header('ETag') // '"none"';
+    ex(412, PATCH => $one, token => $ORG, req_valid => 1, body => $body, headers => { 'If-Match' => '"0-r0"' });
+    ex(412, PATCH => $one, token => $ORG, req_valid => 1, body => $body, headers => { 'If-None-Match' => '*' });
+    ex(200, PATCH => $one, token => $ORG, req_valid => 1, body => $body, headers => { 'If-Match' => $tag });
 }
 my $c = post_answers('/competition/', { name => 'OpenAPI Cup', start_date => '2026-12-05',
                      end_date => '2026-12-06', timezone => 'Europe/Paris' }, { name => '' }, 'competition');
@@ -596,6 +601,7 @@ ex(409, DELETE => $SC, token => $ORG);
 for my $one ("$SC/zone/$z/heat/$h", "$SC/spot/$s", "$SC/wod/$w", "$SC/zone/$z", $SC) {
     ex(401, DELETE => $one);
     ex(403, DELETE => $one, token => $EDITOR);
+    ex(412, DELETE => $one, token => $ORG, headers => { 'If-Match' => '"0-r0"' });
 }
 is(req(PUT => "/api$HV$v", $ORG, { score => undef })->code, 200, 'the lane score emptied (the heat may go)');
 ex(200, DELETE => "$SC/zone/$z/heat/$h", token => $ORG);
