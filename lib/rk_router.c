@@ -65,6 +65,8 @@ static const rk_route_def routes[] = {
       READ, READ_ALLOW, 1, RK_ROLE_EDITOR, RK_ANSWER_ROWS, RK_Q_A_VOIE_HISTORY, &rk_res_history, NO_WRITE },
     { RK_ROUTE_EVENTS, 0, "EVENTS", { "competition", "#", "events" },
       READ, READ_ALLOW, 0, 0, RK_ANSWER_EVENTS, RK_Q_COUNT, NULL, NO_WRITE },
+    { RK_ROUTE_CHANGES, 0, "CHANGES", { "competition", "#", "changes" },
+      READ, READ_ALLOW, 1, RK_ROLE_ORGANIZER, RK_ANSWER_ROWS, RK_Q_CHANGES, &rk_res_change, NO_WRITE },
 };
 
 #define NROUTES (sizeof(routes) / sizeof(routes[0]))

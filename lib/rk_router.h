@@ -39,6 +39,7 @@ typedef enum {
     RK_ROUTE_WOD_LEADERBOARD, /* /competition/{c}/wod/{w}/leaderboard */
     RK_ROUTE_A_VOIE_HISTORY,  /* A: .../zone/{z}/heat/{h}/voie/{v}/history (editors) */
     RK_ROUTE_EVENTS,          /* /competition/{c}/events: Server-Sent Events */
+    RK_ROUTE_CHANGES,         /* /competition/{c}/changes: the change log (organizers) */
     RK_ROUTE_COUNT
 } rk_route_id;
 

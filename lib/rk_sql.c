@@ -166,8 +166,24 @@ const rk_query rk_queries[RK_Q_COUNT] = {
         " user_name, action, lane_before, lane_after)"
         " VALUES (%lld, %lld, %lld, %lld, %s, %s, %s, %s, NULLIF(%s, ''))", 9 },
 
+    /* a change of another resource than a lane (part 3), in the transaction of the
+     * change: resource_id is its id, lane_id NULL; zone and heat may be NULL */
+    [RK_Q_HISTORY_INSERT_RESOURCE] = { "ranking_history_insert_resource",
+        "INSERT INTO lane_history (competition_id, zone_id, heat_id, lane_id, changed_at,"
+        " user_name, action, lane_before, lane_after, resource, resource_id)"
+        " VALUES (%lld, CAST(%lld AS BIGINT), CAST(%lld AS BIGINT), NULL, %s, %s, %s, %s, %s, %s,"
+        " CAST(%lld AS BIGINT))", 10 },
+    /* a competition's change log, every kind of resource, oldest first; the parent is
+     * the competition (no row at all: 404) */
+    [RK_Q_CHANGES] = { "ranking_changes",
+        "SELECT c.id, x.id, x.changed_at, x.user_name, x.action, x.resource,"
+        " COALESCE(x.resource_id, x.lane_id), x.zone_id, x.heat_id, x.lane_before, x.lane_after"
+        " FROM competition c LEFT JOIN lane_history x ON x.competition_id = c.id"
+        " WHERE c.id = %lld ORDER BY x.id", 1 },
+
     /* live updates, a page at a time */
-#define HISTORY_EVENT_COLS "id, competition_id, zone_id, heat_id, lane_id, action, lane_after"
+#define HISTORY_EVENT_COLS "id, competition_id, zone_id, heat_id, lane_id, action, lane_after," \
+    " resource, resource_id"
     [RK_Q_HISTORY_SINCE] = { "ranking_history_since",
         "SELECT " HISTORY_EVENT_COLS " FROM lane_history WHERE id > %lld ORDER BY id LIMIT 500", 1 },
     [RK_Q_HISTORY_REPLAY] = { "ranking_history_replay",

@@ -47,8 +47,11 @@ typedef enum {
     RK_Q_LANE_CONFLICT,
     RK_Q_LANE_DELETE,
     RK_Q_HISTORY_INSERT,    /* competition, zone, heat, lane, at, user, action, before, after */
+    RK_Q_HISTORY_INSERT_RESOURCE, /* competition, zone, heat, at, user, action, before, after,
+                             * resource, resource id: a change of another resource */
+    RK_Q_CHANGES,           /* a competition's change log (GET .../changes) */
     /* live updates: the change log after an id (id, competition, zone, heat, lane,
-     * action, lane after) */
+     * action, resource after, resource, resource id) */
     RK_Q_HISTORY_SINCE,     /* every competition: last id seen */
     RK_Q_HISTORY_REPLAY,    /* one competition: competition, last id seen */
     RK_Q_HISTORY_LAST,      /* the newest id, 0 when none */

@@ -180,6 +180,35 @@ int rkm_changes_record(request_rec *r, rkm_db *db, const rk_route *route, int la
     return nrows == 1 ? 0 : -1;
 }
 
+int rkm_changes_record_resource(request_rec *r, rkm_db *db, const char *resource,
+                                const char *competition, const char *zone, const char *heat,
+                                const char *id, const char *action, const char *before,
+                                const char *after)
+{
+    char at[32];
+    apr_size_t n;
+    apr_time_exp_t t;
+    const char *args[10];
+    int nrows = 0;
+
+    apr_time_exp_gmt(&t, r->request_time);
+    apr_strftime(at, &n, sizeof(at), "%Y-%m-%dT%H:%M:%SZ", &t);
+    args[0] = competition;
+    args[1] = zone;      /* NULL: SQL NULL */
+    args[2] = heat;
+    args[3] = at;
+    args[4] = r->user ? r->user : "";
+    args[5] = action;
+    args[6] = before;
+    args[7] = after;
+    args[8] = resource;
+    args[9] = id;
+    if (rkm_db_query(r, db, RK_Q_HISTORY_INSERT_RESOURCE, args, &nrows, APLOG_ERR) != 0) {
+        return -1;
+    }
+    return nrows == 1 ? 0 : -1;
+}
+
 int rkm_changes_newest(request_rec *r, rkm_db *db, apr_int64_t *id)
 {
     const char *newest[1];
@@ -202,7 +231,14 @@ static int change_of(const rkm_db *db, apr_dbd_row_t *row, rk_lane_change *c)
     c->lane_id = rkm_db_col(db, row, 4);
     c->action = rkm_db_col(db, row, 5);
     c->lane = rkm_db_col(db, row, 6);
-    return c->id && c->competition_id && c->heat_id && c->lane_id && c->action;
+    c->resource = rkm_db_col(db, row, 7);
+    c->resource_id = rkm_db_col(db, row, 8);
+    if (!c->id || !c->competition_id || !c->action) {
+        return 0;
+    }
+    /* a lane is named by its heat and id; another resource by its own id */
+    return !c->resource || !strcmp(c->resource, "lane") ? c->heat_id && c->lane_id
+           : c->resource_id != NULL;
 }
 
 /* FN for each change of RES; the rows read. */

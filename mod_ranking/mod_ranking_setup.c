@@ -185,6 +185,31 @@ static const char **statement_args(rkm_setup_ctx *c)
     return a;
 }
 
+/* The change log's record of the write (mod_ranking_changes.c), in its transaction:
+ * a new lane is a lane record of action "create"; another resource a record of its
+ * kind with where it is (a zone's id, a heat's zone and id).  0, or -1. */
+static int record(setup_write *w)
+{
+    rkm_setup_ctx *c = &w->c;
+    const char *id = c->ids[c->nids - 1];
+    const char *action = c->op == RKM_SETUP_POST ? "create" : c->op == RKM_SETUP_PATCH
+                         ? "update" : "delete";
+
+    if (c->kind == RK_RES_LANE) {
+        rk_route lane = w->rq->route;
+
+        apr_cpystrn(lane.ids[RK_ID_A_LANE], id, sizeof(lane.ids[RK_ID_A_LANE]));
+        lane.nids = RK_ID_A_LANE + 1;
+        return rkm_changes_record(c->r, c->db, &lane, 1, action, NULL, w->after);
+    }
+    return rkm_changes_record_resource(c->r, c->db, rk_resource_def_of(c->kind)->name,
+                                       c->ids[0],
+                                       c->kind == RK_RES_ZONE ? id
+                                       : c->kind == RK_RES_HEAT ? c->ids[1] : NULL,
+                                       c->kind == RK_RES_HEAT ? id : NULL,
+                                       id, action, w->before, w->after);
+}
+
 /* The write, in its transaction: 0 (done, not committed yet), or the status. */
 static int apply(setup_write *w)
 {
@@ -232,7 +257,10 @@ static int apply(setup_write *w)
     if (c->kind == RK_RES_HEAT && c->op == RKM_SETUP_PATCH) {
         c->ids[1] = c->cur[RK_HEAT_ZONE_ID];   /* found under its new zone only */
     }
-    return c->op == RKM_SETUP_DELETE ? 0 : shown_now(w, &w->after);
+    if (c->op != RKM_SETUP_DELETE && (rv = shown_now(w, &w->after)) != 0) {
+        return rv;
+    }
+    return record(w) == 0 ? 0 : HTTP_SERVICE_UNAVAILABLE;
 }
 
 /* The write in one transaction, serialized with the others: the status to answer

@@ -13,7 +13,7 @@
 # answers, and every path and operation of the document was exercised.
 # The validator (npm packages of t/openapi) is installed by t/openapi/validate.sh when
 # missing; without it every check fails: nothing is skipped.
-# tests: 767
+# tests: 783
 use strict;
 use warnings;
 use utf8;
@@ -592,6 +592,27 @@ ex(409, POST => $HV, token => $ORG, req_valid => 1, body => { number => 1 });
 ex(409, PATCH => "$SC/wod/$w", token => $ORG, req_valid => 1, body => { scoring => 'reps' });
 ex(201, POST => $HV, token => $ORG, req_valid => 1, body => { number => 4 });
 ex(409, PATCH => "$SC/zone/$z", token => $ORG, req_valid => 1, body => { lane_count => 3 });
+# the change log of the competition (organizers), and its events replayed
+my $CH = "$SC/changes";
+my $ch = ex(200, GET => $CH, token => $ORG);
+ex(200, GET => $CH, token => $ORG, query => 'limit=2&offset=1');
+ex(400, GET => $CH, token => $ORG, query => 'limit=0');
+ex(200, HEAD => $CH, token => $ORG);
+my $chtag = $ch->header('ETag') // '"none"';
+ex(304, GET => $CH, token => $ORG, headers => { 'If-None-Match' => $chtag });
+ex(304, HEAD => $CH, token => $ORG, headers => { 'If-None-Match' => $chtag });
+ex(412, GET => $CH, token => $ORG, headers => { 'If-Match' => '"0-0"' });
+ex(401, GET => $CH);
+ex(401, HEAD => $CH);
+ex(403, GET => $CH, token => $EDITOR);
+ex(403, HEAD => $CH, token => $READER);
+ex(404, GET => "/competition/$NO/changes", token => $ORG);
+ex(404, HEAD => "/competition/$NO/changes", token => $ORG);
+ex(204, OPTIONS => $CH);
+ex(405, POST => $CH, token => $ORG, body => '{}');
+ex_stream(200, "$SC/events", token => $ORG, headers => ['Last-Event-ID: 0'], secs => 2,
+          until => qr/"resource":"heat"[^\n]*\n\n.*event: lane[^\n]*\n[^\n]*"action":"create"[^\n]*\n\n/s);
+
 # DELETE: 409 while something needs it, 401, 403, then 200 and 404
 ex(409, DELETE => "$SC/zone/$z/heat/$h", token => $ORG);
 ex(409, DELETE => "$SC/spot/$s", token => $ORG);

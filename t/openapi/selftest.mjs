@@ -108,6 +108,9 @@ const cases = [
     ['event stream: opening only', true, stream(OPENING)],
     ['event stream: update, delete, keep-alive', true, stream(OPENING + evUpdate(upd) + evUpdate(del) + ': keep-alive\n\n')],
     ['event stream: variant B (line)', true, stream(OPENING + evUpdate({ ...upd, voie: undefined, line: lane2015b }))],
+    ['event stream: a change of a heat, a delete of a spot (part 3)', true, stream(OPENING
+        + `id: 82\nevent: change\ndata: ${JSON.stringify({ action: 'update', resource: 'heat', id: '254', competition_id: '2', heat: { id: '254', competition_id: '2', zone_id: '27', wod_id: '17', number: 2, start_time: null, status: 'running' } })}\n\n`
+        + `id: 83\nevent: change\ndata: ${JSON.stringify({ action: 'delete', resource: 'spot', id: '160', competition_id: '2' })}\n\n`)],
     ['event stream cut within an event (not dispatched)', true, stream(OPENING + 'id: 81\nevent: lane\n')],
     ['event stream HEAD without body', true, { method: 'HEAD', path: EVENTS, status: 200, headers: SSE, body_b64: '' }],
     ['event stream 406', true, { method: 'GET', path: EVENTS, ...ok(406, { status: 'error', message: 'Not acceptable' }, JSONCT) }],
@@ -170,7 +173,9 @@ const cases = [
     ['an event stream as JSON', false, stream(JSON.stringify(upd), { ...SSE, ...JSONCT })],
     ['an event stream without Cache-Control', false, stream(OPENING, { 'content-type': 'text/event-stream', 'x-accel-buffering': 'no' })],
     ['an event stream with a line of another field', false, stream(OPENING + 'message: hello\n\n')],
-    ['an event of another type', false, stream(OPENING + evUpdate(upd).replace('event: lane', 'event: change'))],
+    ['an event of another type', false, stream(OPENING + evUpdate(upd).replace('event: lane', 'event: score'))],
+    ['a lane change sent as event: change', false, stream(OPENING + evUpdate(upd).replace('event: lane', 'event: change'))],
+    ['a change of an unknown resource', false, stream(OPENING + `id: 82\nevent: change\ndata: ${JSON.stringify({ action: 'delete', resource: 'team', id: '1', competition_id: '2' })}\n\n`)],
     ['an event whose data is not JSON', false, stream(OPENING + 'id: 81\nevent: lane\ndata: {"action":\n\n')],
     ['an event with the lane and lane_id', false, stream(OPENING + evUpdate({ ...upd, lane_id: '2015' }))],
     ['a delete event without lane_id', false, stream(OPENING + evUpdate({ ...del, lane_id: undefined, voie: lane2015b }))],

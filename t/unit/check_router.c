@@ -40,6 +40,7 @@ static const route_case routes[] = {
     { "/competition/{}/wod/{}/leaderboard",        RK_ROUTE_WOD_LEADERBOARD, 2, RK_VARIANT_BOTH },
     { "/competition/{}/zone/{}/heat/{}/voie/{}/history", RK_ROUTE_A_VOIE_HISTORY, 4, RK_VARIANT_A },
     { "/competition/{}/events",                    RK_ROUTE_EVENTS,       1, RK_VARIANT_BOTH },
+    { "/competition/{}/changes",                   RK_ROUTE_CHANGES,      1, RK_VARIANT_BOTH },
 };
 #define NROUTES ((int)(sizeof routes / sizeof routes[0]))
 
@@ -563,7 +564,7 @@ END_TEST
 static const rk_route_id list_routes[] = {
     RK_ROUTE_COMPETITIONS, RK_ROUTE_WODS, RK_ROUTE_SPOTS, RK_ROUTE_ZONES,
     RK_ROUTE_A_HEATS, RK_ROUTE_A_VOIES, RK_ROUTE_B_HEATS, RK_ROUTE_B_LINES,
-    RK_ROUTE_A_VOIE_HISTORY };
+    RK_ROUTE_A_VOIE_HISTORY, RK_ROUTE_CHANGES };
 
 static int is_list_route(rk_route_id id)
 {
@@ -612,7 +613,8 @@ START_TEST(test_route_methods)
     /* public mounts: every read but a lane's history and the event stream */
     ck_assert_int_eq(rk_route_is_public_read(id),
                      id != RK_ROUTE_NONE && id != RK_ROUTE_CONNECT
-                     && id != RK_ROUTE_A_VOIE_HISTORY && id != RK_ROUTE_EVENTS);
+                     && id != RK_ROUTE_A_VOIE_HISTORY && id != RK_ROUTE_EVENTS
+                     && id != RK_ROUTE_CHANGES);
     /* names: non-empty, distinct */
     const char *name = rk_route_name(id);
     ck_assert_ptr_nonnull(name);
@@ -695,9 +697,10 @@ START_TEST(test_route_roles)
         ck_assert_int_eq(rk_route_role(id, RK_M_GET), RK_ROLE_NONE);
         return;
     }
-    /* reads: anyone, but a lane's history (editors) */
+    /* reads: anyone, but a lane's history (editors) and the change log (organizers) */
     ck_assert_int_eq(rk_route_role(id, RK_M_GET),
-                     id == RK_ROUTE_A_VOIE_HISTORY ? RK_ROLE_EDITOR : RK_ROLE_NONE);
+                     id == RK_ROUTE_A_VOIE_HISTORY ? RK_ROLE_EDITOR
+                     : id == RK_ROUTE_CHANGES ? RK_ROLE_ORGANIZER : RK_ROLE_NONE);
     ck_assert_int_eq(rk_route_role(id, RK_M_HEAD), rk_route_role(id, RK_M_GET));
     /* writes: a lane's PUT and DELETE are an editor's, every other write an
      * organizer's; /connect needs none */
