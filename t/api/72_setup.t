@@ -5,7 +5,7 @@
 # the resource as a GET shows it; the roles (403 for readers and editors, a
 # server-wide organizer to create a competition); 404, 405, 415, 400 in the
 # contract's order.  Works on a competition of its own, deleted at the end.
-# tests: 118 (t/run-apache-test.sh fails when fewer run)
+# tests: 141 (t/run-apache-test.sh fails when fewer run)
 use strict;
 use warnings;
 use utf8;
@@ -173,6 +173,44 @@ check_json(req(GET => "$H1b/voie/$l1->{id}", $demo), 200, { status => 'success',
 check_error(req(PATCH => $H1b, $org, { zone_id => '21' }), 400, undef,
             'PATCH heat zone_id of another competition: 400');
 check_error(req(PATCH => $H1b, $org, { zone_id => undef }), 400, undef, 'zone_id null: 400');
+
+# ---- 400: every kind of bad body, per resource; nothing is created or changed ----
+my @bad = (
+    ["$C/wod/", { name => 'x', scoring => 'time', time_cap => 0 }, 'time_cap 0'],
+    ["$C/wod/", { name => 'x', scoring => 'time', time_cap => '720' }, 'time_cap as a string'],
+    ["$C/wod/", { name => 'x', scoring => 'speed' }, 'an unknown scoring'],
+    ["$C/wod/", { name => ' ', scoring => 'reps' }, 'a blank name'],
+    ["$C/wod/", { name => 'x', scoring => 'reps', description => undef }, 'description null'],
+    ["$C/wod/", { name => 'x', scoring => 'reps', id => '5' }, 'an id'],
+    ["$C/wod/", { name => 'x', scoring => 'reps', competition_id => $c }, 'competition_id'],
+    ["$C/spot/", { name => 'x', bib => 0 }, 'bib 0'],
+    ["$C/spot/", { name => 'x', bib => 1.5 }, 'bib 1.5'],
+    ["$C/spot/", { name => 'x', division => '' }, 'an empty division'],
+    ["$C/spot/", { name => 'x', team => 'y' }, 'an unknown key'],
+    ["$C/zone/", { name => 'x', lane_count => 1000 }, 'lane_count 1000'],
+    ["$C/zone/", { name => 'x' }, 'no lane_count'],
+    ["$Z2/heat/", { number => 0 }, 'number 0'],
+    ["$Z2/heat/", { number => 1, start_time => '2026-12-05 09:00:00' }, 'a start_time not UTC ISO'],
+    ["$Z2/heat/", { number => 1, status => 'done' }, 'an unknown status'],
+    ["$Z2/heat/", { number => 1, wod_id => 16 }, 'wod_id as a number'],
+    ['/api/competition/', { name => 'x', start_date => '2026-02-30' }, 'a date that does not exist'],
+    ['/api/competition/', { name => 'x', timezone => 'Paris time' }, 'a timezone not IANA-shaped'],
+    ['/api/competition/', { name => 'x', start_date => '2026-12-06', end_date => '2026-12-05' },
+     'end_date before start_date'],
+    ['/api/competition/', '[]', 'an array'],
+    ['/api/competition/', '{"name":"x"} {}', 'trailing data'],
+);
+my $lists_before = join '|', map { req(GET => $_, $org)->content } '/api/competition/', "$C/wod/",
+                                 "$C/spot/", "$C/zone/", "$Z2/heat/";
+for my $b (@bad) {
+    my ($path, $body, $what) = @$b;
+    my $res = req(POST => $path, $org, $body);
+    my $d = decode($res);
+    ok($res->code == 400 && ref $d eq 'HASH' && ($d->{message} // '') =~ /^Invalid body: /,
+       "POST $what: 400 Invalid body: ...") or diag($res->code . ' ' . $res->content);
+}
+is(join('|', map { req(GET => $_, $org)->content } '/api/competition/', "$C/wod/", "$C/spot/",
+        "$C/zone/", "$Z2/heat/"), $lists_before, 'nothing was created');
 
 # ---- DELETE, then 404 ----
 check_error(req(DELETE => $H1b, $judge), 403, 'Forbidden', 'an editor cannot DELETE a heat');
