@@ -283,6 +283,10 @@ const rk_query rk_queries[RK_Q_COUNT] = {
         "SELECT COUNT(*) FROM spot WHERE competition_id = %lld AND bib = %lld AND id <> %lld", 3 },
     [RK_Q_SETUP_SPOT_LANES] = { "ranking_setup_spot_lanes",
         "SELECT COUNT(*) FROM lane WHERE spot_id = %lld", 1 },
+    [RK_Q_SETUP_SPOT_KNOWN] = { "ranking_setup_spot_known",
+        "SELECT id, name, bib FROM spot WHERE competition_id = %lld ORDER BY id", 1 },
+    [RK_Q_SETUP_SPOT_CLEAR_BIB] = { "ranking_setup_spot_clear_bib",
+        "UPDATE spot SET bib = NULL WHERE competition_id = %lld AND id = %lld", 2 },
 
     [RK_Q_SETUP_ZONE_ROW] = { "ranking_setup_zone_row",
         "SELECT name, lane_count FROM zone WHERE competition_id = %lld AND id = %lld", 2 },

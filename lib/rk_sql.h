@@ -83,6 +83,8 @@ typedef enum {
     RK_Q_SETUP_SPOT_DELETE,
     RK_Q_SETUP_SPOT_BIB,             /* competition, bib, spot (0: none): others with it */
     RK_Q_SETUP_SPOT_LANES,           /* spot: the lanes it is in */
+    RK_Q_SETUP_SPOT_KNOWN,           /* competition: id, name, bib of its spots (CSV import) */
+    RK_Q_SETUP_SPOT_CLEAR_BIB,       /* competition, spot: bib null (CSV import: bibs that move) */
     RK_Q_SETUP_ZONE_ROW, RK_Q_SETUP_ZONE_NEXT, RK_Q_SETUP_ZONE_INSERT, RK_Q_SETUP_ZONE_UPDATE,
     RK_Q_SETUP_ZONE_DELETE,
     RK_Q_SETUP_ZONE_MAX_LANE,        /* competition, zone: the largest lane number of its heats */

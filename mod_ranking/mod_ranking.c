@@ -27,7 +27,8 @@
  *   mod_ranking_write.c       lane writes: PUT in grouped commits, DELETE
  *   mod_ranking_setup.c       the organizer's writes: POST, PATCH, DELETE of
  *                             competitions, WODs, spots, zones, heats; POST of lanes
- *                             (their database rules: mod_ranking_setup_rules.c)
+ *                             (their database rules: mod_ranking_setup_rules.c;
+ *                             a team list as text/csv: mod_ranking_setup_csv.c)
  *   mod_ranking_stream.c      live updates, the request side: the event stream and the
  *                             long poll, made, registered with the watcher, refused
  *   mod_ranking_listener.c    live updates, a listener and this child's list of them:

@@ -116,6 +116,18 @@ int rkm_take_json_body(request_rec *r, char **buf, apr_size_t *len)
     return take_body(r, json, buf, len);
 }
 
+int rkm_take_csv_body(request_rec *r, char **buf, apr_size_t *len)
+{
+    static const char *const csv[] = { "text/csv", NULL };
+
+    return take_body(r, csv, buf, len);
+}
+
+int rkm_is_csv(request_rec *r)
+{
+    return is_type(apr_table_get(r->headers_in, "Content-Type"), "text/csv");
+}
+
 int rkm_take_patch_body(request_rec *r, char **buf, apr_size_t *len)
 {
     static const char *const patch[] = { "application/json", "application/merge-patch+json", NULL };

@@ -400,6 +400,10 @@ int rkm_setup(request_rec *r, rkm_req *rq)
         if ((rv = exists(w)) != OK) {
             return rkm_send_status(r, rv);
         }
+        /* a team list from a spreadsheet (mod_ranking_setup_csv.c) */
+        if (w->c.kind == RK_RES_SPOT && w->c.op == RKM_SETUP_POST && rkm_is_csv(r)) {
+            return rkm_setup_csv(r, rq, db);
+        }
         if ((rv = take_body(w, body)) != OK) {
             return rv;
         }

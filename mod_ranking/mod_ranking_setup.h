@@ -14,6 +14,10 @@ struct rkm_req;
 /* The answer of a POST, PATCH or DELETE of a setup route (role checked). */
 int rkm_setup(request_rec *r, struct rkm_req *rq);
 
+/* mod_ranking_setup_csv.c: POST .../spot/ with text/csv, a team list (the
+ * competition known to exist; DB open).  The handler's return value. */
+int rkm_setup_csv(request_rec *r, struct rkm_req *rq, rkm_db *db);
+
 /* ---- between mod_ranking_setup.c and mod_ranking_setup_rules.c ---- */
 
 typedef enum { RKM_SETUP_POST, RKM_SETUP_PATCH, RKM_SETUP_DELETE } rkm_setup_op;

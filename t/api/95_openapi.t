@@ -13,7 +13,7 @@
 # answers, and every path and operation of the document was exercised.
 # The validator (npm packages of t/openapi) is installed by t/openapi/validate.sh when
 # missing; without it every check fails: nothing is skipped.
-# tests: 783
+# tests: 785
 use strict;
 use warnings;
 use utf8;
@@ -575,6 +575,11 @@ ex(409, POST => "$SC/spot/", token => $ORG, req_valid => 1, body => { name => 'T
 my $s2 = made_id(ex(201, POST => "$SC/spot/", token => $ORG, req_valid => 1, body => { name => 'Owls' }), 'spot');
 patch_answers("$SC/spot/$s", { affiliate => 'CrossFit Nantes' }, { bib => '7' });
 ex(409, PATCH => "$SC/spot/$s2", token => $ORG, req_valid => 1, body => { bib => 7 });
+# a team list (text/csv): the spot with bib 7 updated; an error names its line
+ex(200, POST => "$SC/spot/", token => $ORG, req_valid => 1, body => "bib,name\n7,Iron Lions\n",
+   headers => { 'Content-Type' => 'text/csv' });
+ex(400, POST => "$SC/spot/", token => $ORG, req_valid => 1, body => "name,bib\nA,12\nB,12\n",
+   headers => { 'Content-Type' => 'text/csv' });
 my $z = post_answers("$SC/zone/", { name => 'Floor A', lane_count => 4 }, { name => 'x', lane_count => 1000 }, 'zone');
 ex(404, POST => "/competition/$NO/zone/", token => $ORG, body => { name => 'x', lane_count => 2 });
 patch_answers("$SC/zone/$z", { name => 'Floor 1' }, { lane_count => 0 });

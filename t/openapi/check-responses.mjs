@@ -411,10 +411,12 @@ function checkExchange(ex, result) {
             } else {
                 let value;
                 try {
-                    value = JSON.parse(new TextDecoder('utf-8', { fatal: true })
-                        .decode(Buffer.from(ex.request_body_b64, 'base64')));
+                    const text = new TextDecoder('utf-8', { fatal: true })
+                        .decode(Buffer.from(ex.request_body_b64, 'base64'));
+                    // a JSON media type: the parsed body; another (text/csv): the text
+                    value = isJson(mt) ? JSON.parse(text) : text;
                 } catch (e) {
-                    reqErrors.push(`request body is not UTF-8 JSON (${e.message})`);
+                    reqErrors.push(`request body is not UTF-8${isJson(mt) ? ' JSON' : ''} (${e.message})`);
                 }
                 if (value !== undefined) {
                     for (const e of validate(`${rbPtr}/content/${esc(mt)}/schema`, value)) reqErrors.push(`request ${e}`);
