@@ -38,7 +38,8 @@
 #
 #   --only REGEX: only the sections whose name matches: the read routes by their names
 #   (competition, wods, spots-2000, ...), leaderboard (the rebuild), lane-put, connect,
-#   callgrind, memory (with its whole mix of routes), postgresql, streams; the ETag
+#   callgrind, memory (with its whole mix of routes), postgresql, streams, generate
+#   (heat generation, then the leaderboard read after it: last); the ETag
 #   check runs with the lanes-B route.  --memory-log DIR: the measured part
 #   of the memory run also writes DIR/samples.txt (each child's RSS and peak RSS twice a
 #   second, and the requests done at each wrk run's end) and a copy of a child's
@@ -1035,7 +1036,7 @@ ThreadsPerChild 64
 MaxRequestWorkers 256
 MinSpareThreads 1
 MaxSpareThreads 256
-AsyncRequestWorkerFactor 64
+AsyncRequestWorkerFactor 160
 MaxConnectionsPerChild 0
 KeepAliveTimeout 30
 MaxKeepAliveRequests 0
@@ -1106,7 +1107,7 @@ CONF
                     read_runs_before_open => [map { $_->{rps} } @before],
                     read_runs_after_close => [map { $_->{rps} } @after],
                     read_ratio => $before->{rps} ? $with->{rps} / $before->{rps} : 0,
-                    mpm => 'event, 4 children x 64 threads, AsyncRequestWorkerFactor 64');
+                    mpm => 'event, 4 children x 64 threads, AsyncRequestWorkerFactor 160');
         push @rows, { route => "GET /competition/100/wod/ with $n streams open",
                       name => 'reads-with-streams', kind => 'streams', bytes => 0,
                       module_rps => $with->{rps}, static_rps => $before->{rps},
@@ -1128,6 +1129,76 @@ CONF
                        . '(median of the runs before they opened and after they closed; %.3f, '
                        . 'at least 0.8)', $n, $with->{rps}, $before->{rps}, $streams{read_ratio}));
     }
+}
+
+# ---- heat generation (issue 28) ------------------------------------------------------
+#
+# POST /competition/100/wod/W/generate-heats for the bench competition's first WOD: 2,000
+# spots in 4 divisions, 10 lanes per heat, 200 heats and 2,000 lanes in one request
+# (API.md Part 3).  Each real run writes into a zone of its own, made empty for it, so
+# that every run creates its heats and none replaces another's: the median of the runs
+# (target 200 ms, SQLite); the dry run, the median of as many runs on another empty
+# zone (target 50 ms).  Then the overall leaderboard, read after the generations (the
+# competition has their lanes now), against its static copy (target 1.0x, as the other
+# leaderboards).  Last of the sections, since the heats it makes stay.
+my %gen;
+if (wanted('generate')) {
+    my $runs = $o{smoke} ? 3 : 11;
+    my $wod = $wods[0][0];
+    my @zones = map { 390000 + $_ } 0 .. $runs;   # the last: the dry runs'
+    system("sqlite3 '$db' \"INSERT INTO zone (id, competition_id, name, lane_count) VALUES "
+           . join(', ', map { "($_, 100, 'Generated $_', 10)" } @zones) . '"') == 0
+        or die "cannot make the zones of the generate-heats runs\n";
+    info("generate-heats: $runs runs of 200 heats, $runs dry runs");
+    my $path = "/competition/100/wod/$wod/generate-heats";
+    my $s = raw_connect();
+    my (@dry, @real, $bad);
+    # 200 heats of 2,000 spots: "number" once per heat and once per lane
+    my $plan_ok = sub { my ($body) = @_; my $n = () = $body =~ /"number":/g; $n == 2200 };
+    for my $r (1 .. $runs) {
+        my ($st, $body, undef, $t) = raw_request($s, 'POST', $path,
+                                                 qq({"zone_id":"$zones[-1]","dry_run":true}));
+        push @dry, 1000 * $t;
+        unless ($st == 200 && $plan_ok->($body)) {
+            push @errors, "generate-heats dry run $r: $st, " . length($body) . ' bytes' if !$bad++;
+        }
+    }
+    for my $r (0 .. $runs - 1) {
+        my ($st, $body, undef, $t) = raw_request($s, 'POST', $path, qq({"zone_id":"$zones[$r]"}));
+        push @real, 1000 * $t;
+        unless ($st == 201 && $plan_ok->($body)) {
+            push @errors, "generate-heats run $r: $st, " . length($body) . ' bytes' if !$bad++;
+        }
+    }
+    close $s;
+    my $stored = `sqlite3 '$db' "SELECT COUNT(*) FROM lane l JOIN heat h ON h.id = l.heat_id
+                                 WHERE h.zone_id BETWEEN $zones[0] AND $zones[-1]"` + 0;
+    push @errors, "generate-heats: $stored lanes stored, " . (2000 * $runs) . ' expected'
+        unless $stored == 2000 * $runs;
+    %gen = (runs => $runs, errors => $bad // 0, median_ms => percentile(0.5, @real),
+            max_ms => percentile(1, @real), dry_median_ms => percentile(0.5, @dry),
+            dry_max_ms => percentile(1, @dry), times_ms => \@real, dry_times_ms => \@dry);
+    target('generate-heats', !$gen{errors} && $gen{median_ms} <= 200,
+           sprintf('200 heats and 2,000 lanes of 2,000 spots generated in one request: '
+                   . '%.1f ms (median of %d; at most 200)', $gen{median_ms}, $runs));
+    target('generate-heats-dry-run', !$gen{errors} && $gen{dry_median_ms} <= 50,
+           sprintf('the same plan, dry run: %.1f ms (median of %d; at most 50)',
+                   $gen{dry_median_ms}, $runs));
+    # the overall leaderboard afterwards, against its static copy
+    my $lb = '/competition/100/leaderboard';
+    my $res = get("$base/api$lb");
+    $res->code == 200 or die "GET $lb after generate-heats: " . $res->status_line . "\n";
+    open my $fh, '>:raw', "$dir/static/leaderboard-after-generate.json" or die;
+    print $fh $res->content;
+    close $fh;
+    info(sprintf 'leaderboard after generate-heats, %d bytes: module vs static file',
+                 length $res->content);
+    read_row(alternate(
+        sub { wrk(url => "$base/api$lb", headers => [$auth], $_[0] ? (duration => 1) : ()) },
+        sub { wrk(url => "$base/static/leaderboard-after-generate.json", headers => [$auth],
+                  $_[0] ? (duration => 1) : ()) }),
+        route => "GET $lb (after generate-heats)", name => 'leaderboard-after-generate',
+        kind => 'read', bytes => length $res->content);
 }
 
 # ---- targets and the table -----------------------------------------------------------
@@ -1177,6 +1248,7 @@ my %result = (
     rows => \@rows, token_check => \%token_share, memory => \%memory,
     leaderboard_rebuild => \%rebuild,
     gzip => \%gzip, streams => \%streams, postgresql => \%pg, nginx => \%nginx,
+    generate_heats => \%gen,
     targets => \%targets, errors => \@errors);
 open my $jf, '>', $o{json} or die "$o{json}: $!";
 print $jf JSON::PP->new->canonical->pretty->encode(\%result);

@@ -25,6 +25,7 @@ typedef struct entry {
     char *key;         /* after the value, inside the same allocation */
     unsigned refs;
     uint32_t meta;     /* the caller's (a list's whole length) */
+    uint64_t tag;      /* the caller's (a published answer's content hash) */
 } entry;
 
 #define VALUE(e) ((char *)((e) + 1))
@@ -188,6 +189,7 @@ void *rk_cache_value_new(const char *key, size_t len)
     e->size = klen + len;
     e->rev = 0;
     e->meta = 0;
+    e->tag = 0;
     return VALUE(e);
 }
 
@@ -204,6 +206,30 @@ void rk_cache_value_set_meta(void *value, uint32_t meta)
 uint32_t rk_cache_value_meta(const void *value)
 {
     return ENTRY(value)->meta;
+}
+
+void rk_cache_value_set_tag(void *value, uint64_t tag)
+{
+    ENTRY(value)->tag = tag;
+}
+
+uint64_t rk_cache_value_tag(const void *value)
+{
+    return ENTRY(value)->tag;
+}
+
+/* FNV-1a, 64 bits */
+uint64_t rk_cache_hash_bytes(const void *data, size_t len, uint64_t seed)
+{
+    const unsigned char *p = data;
+    uint64_t h = 14695981039346656037ULL ^ seed;
+    size_t i;
+
+    for (i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
 }
 
 int rk_cache_insert(rk_cache *c, uint64_t rev, void *value)

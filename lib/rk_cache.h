@@ -48,6 +48,16 @@ const char *rk_cache_value_key(const void *value);
 void rk_cache_value_set_meta(void *value, uint32_t meta);
 uint32_t rk_cache_value_meta(const void *value);
 
+/* Another number kept with a value (set before it is shared; 0 unless set): the
+ * answer cache keeps there the content hash of an answer whose ETag is its content's
+ * (the published view, mod_ranking_read.c). */
+void rk_cache_value_set_tag(void *value, uint64_t tag);
+uint64_t rk_cache_value_tag(const void *value);
+
+/* A 64-bit hash of LEN bytes of DATA (FNV-1a, its start mixed with SEED): for tags
+ * that change when the content does, not against an adversary. */
+uint64_t rk_cache_hash_bytes(const void *data, size_t len, uint64_t seed);
+
 /* Values allocated and not yet freed, over every cache of the process (for tests). */
 size_t rk_cache_values_alive(void);
 

@@ -11,7 +11,7 @@
 static const rk_field competition_fields[] = {
     { "id", RK_F_ID }, { "name", RK_F_STR }, { "location", RK_F_NSTR },
     { "start_date", RK_F_NSTR }, { "end_date", RK_F_NSTR }, { "timezone", RK_F_NSTR },
-    { "status", RK_F_NSTR }, { "ranking", RK_F_NSTR },
+    { "status", RK_F_NSTR }, { "ranking", RK_F_NSTR }, { "advance", RK_F_INT },
 };
 static const rk_field wod_fields[] = {
     { "id", RK_F_ID }, { "name", RK_F_STR }, { "description", RK_F_STR },
@@ -34,7 +34,7 @@ static const rk_field heat_fields[] = {
 static const rk_field lane_fields[] = {
     { "id", RK_F_ID }, { "heat_id", RK_F_ID }, { "number", RK_F_INT },
     { "spot_id", RK_F_ID }, { "spot_name", RK_F_NSTR }, { "score", RK_F_NSTR },
-    { "tiebreak", RK_F_NSTR },
+    { "tiebreak", RK_F_NSTR }, { "score_status", RK_F_NSTR },
 };
 
 /* a lane's change: the lane before and after, as the API showed it (JSON text) */

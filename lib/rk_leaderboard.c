@@ -325,6 +325,10 @@ rk_leaderboard *rk_leaderboard_compute(const rk_leaderboard_input *in)
     }
     lb->competition_id = in->competition_id;
     lb->chart = in->ranking && strcmp(in->ranking, "chart100") == 0;
+    if (!rk_leaderboard_parse_int(in->advance, &lb->advance)
+        || lb->advance < 1) {
+        lb->advance = 0;
+    }
     lb->nspots = S;
     lb->nwods = W;
     lb->spots = rk_mem_calloc(rk_leaderboard_nonzero(S), sizeof(*lb->spots));

@@ -50,6 +50,10 @@ typedef struct {
     const rk_leaderboard_wod *wods;   size_t nwods;
     const rk_leaderboard_spot *spots; size_t nspots;
     const rk_leaderboard_lane *lanes; size_t nlanes;
+    /* the competition's advance (API.md Part 3, the cut line of the current stage, per
+     * division): a decimal integer >= 1, or NULL (anything else counts as NULL): each
+     * overall entry shows "advancing": null without one, else rank <= advance */
+    const char *advance;
 } rk_leaderboard_input;
 
 typedef struct rk_leaderboard rk_leaderboard;
@@ -66,6 +70,29 @@ int rk_leaderboard_has_division(const rk_leaderboard *lb, const char *division);
 
 /* 1 when WOD_ID is one of the input's WODs, else 0. */
 int rk_leaderboard_has_wod(const rk_leaderboard *lb, const char *wod_id);
+
+/* The overall leaderboard without JSON (heat generation reads it for every spot: parsing
+ * the body costs about 40 ms for 2,000 spots and 12 WODs, these calls microseconds).
+ * Divisions in the body's order (names by strcmp, the no-division group last), entries
+ * of a division in overall order (rank, then bib, null last, then id), as the overall
+ * body lists them. */
+size_t rk_leaderboard_ndivisions(const rk_leaderboard *lb);
+/* Division D's name (NULL: the spots without division; also for D out of range) and
+ * its number of entries (0 for D out of range). */
+const char *rk_leaderboard_division_name(const rk_leaderboard *lb, size_t d);
+size_t rk_leaderboard_division_count(const rk_leaderboard *lb, size_t d);
+
+/* An overall entry: pointers into the input's strings. */
+typedef struct {
+    const char *spot_id, *spot_name;   /* spot_name NULL when the input's is */
+    int has_bib;                       /* 0: bib null (as the body shows it) */
+    long long bib;
+    long long rank;                    /* the overall rank, >= 1 */
+} rk_leaderboard_entry;
+
+/* The K-th entry of division D into *OUT: 0, or -1 when D or K is out of range. */
+int rk_leaderboard_overall_entry(const rk_leaderboard *lb, size_t d, size_t k,
+                                 rk_leaderboard_entry *out);
 
 /* Write a leaderboard body, compact JSON as doc/api.md "Leaderboards" shows: WOD_ID NULL =
  * the overall leaderboard, else that WOD's (a WOD rk_leaderboard_has_wod does not know is

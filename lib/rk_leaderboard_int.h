@@ -63,6 +63,7 @@ typedef struct {
 struct rk_leaderboard {
     const char *competition_id;
     int chart;                  /* 1: chart100, 0: places */
+    long long advance;          /* the cut line (advancing), 0: none */
     size_t nspots, nwods, ndivs, ncells;
     lb_spot *spots;
     lb_wod *wods;

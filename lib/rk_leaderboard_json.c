@@ -53,6 +53,38 @@ int rk_leaderboard_has_wod(const rk_leaderboard *lb, const char *wod_id)
     return wod_index(lb, wod_id) != NO_IDX;
 }
 
+size_t rk_leaderboard_ndivisions(const rk_leaderboard *lb)
+{
+    return lb->ndivs;
+}
+
+const char *rk_leaderboard_division_name(const rk_leaderboard *lb, size_t d)
+{
+    return d < lb->ndivs ? lb->divs[d].name : NULL;
+}
+
+size_t rk_leaderboard_division_count(const rk_leaderboard *lb, size_t d)
+{
+    return d < lb->ndivs ? lb->divs[d].count : 0;
+}
+
+int rk_leaderboard_overall_entry(const rk_leaderboard *lb, size_t d, size_t k,
+                                 rk_leaderboard_entry *out)
+{
+    const lb_spot *sp;
+
+    if (d >= lb->ndivs || k >= lb->divs[d].count) {
+        return -1;
+    }
+    sp = &lb->spots[lb->order[lb->nwods * lb->nspots + lb->divs[d].start + k]];
+    out->spot_id = sp->id;
+    out->spot_name = sp->name;
+    out->has_bib = sp->has_bib;
+    out->bib = sp->bib;
+    out->rank = (long long)sp->rank;
+    return 0;
+}
+
 /* ------------------------------------------------------------------ JSON */
 
 static void put_rank(rk_jw *jw, int64_t rank)
@@ -103,7 +135,7 @@ static void put_wod_entry(rk_jw *jw, const rk_leaderboard *lb, idx_t w, idx_t s)
     RK_JW_LIT(jw, "}");
 }
 
-/* {"rank":1,"points":5,"spot_id":"7","spot_name":"...","bib":12,"results":[
+/* {"rank":1,"points":5,"spot_id":"7","spot_name":"...","bib":12,"advancing":null,"results":[
  *  {"wod_id":"3","rank":1,"points":1,"score":"07:45"},...]} */
 static void put_overall_entry(rk_jw *jw, const rk_leaderboard *lb, idx_t s)
 {
@@ -115,6 +147,16 @@ static void put_overall_entry(rk_jw *jw, const rk_leaderboard *lb, idx_t s)
     RK_JW_LIT(jw, ",\"points\":");
     rk_jw_int(jw, (long long)sp->total);
     put_spot_head(jw, sp);
+    RK_JW_LIT(jw, ",\"advancing\":");
+    if (!lb->advance) {
+        RK_JW_LIT(jw, "null");
+    }
+    else if (sp->rank && sp->rank <= lb->advance) {
+        RK_JW_LIT(jw, "true");
+    }
+    else {
+        RK_JW_LIT(jw, "false");
+    }
     RK_JW_LIT(jw, ",\"results\":[");
     for (w = 0; w < lb->nwods; w++) {
         const lb_cell *c = rk_leaderboard_cell_at(lb, w, s);

@@ -67,6 +67,18 @@ static const rk_route_def routes[] = {
       READ, READ_ALLOW, 0, 0, RK_ANSWER_EVENTS, RK_Q_COUNT, NULL, NO_WRITE },
     { RK_ROUTE_CHANGES, 0, "CHANGES", { "competition", "#", "changes" },
       READ, READ_ALLOW, 1, RK_ROLE_ORGANIZER, RK_ANSWER_ROWS, RK_Q_CHANGES, &rk_res_change, NO_WRITE },
+    { RK_ROUTE_A_VOIE_VALIDATE, RK_VARIANT_A, "A_VOIE_VALIDATE",
+      { "competition", "#", "zone", "#", "heat", "#", "voie", "#", "validate" },
+      RK_M_POST, "POST", 0, 0, RK_ANSWER_NONE, RK_Q_COUNT, NULL,
+      RK_ROLE_ORGANIZER, RK_WRITE_VALIDATE_LANE, RK_RES_LANE },
+    { RK_ROUTE_A_HEAT_VALIDATE, RK_VARIANT_A, "A_HEAT_VALIDATE",
+      { "competition", "#", "zone", "#", "heat", "#", "validate" },
+      RK_M_POST, "POST", 0, 0, RK_ANSWER_NONE, RK_Q_COUNT, NULL,
+      RK_ROLE_ORGANIZER, RK_WRITE_VALIDATE_HEAT, RK_RES_HEAT },
+    { RK_ROUTE_GENERATE_HEATS, 0, "GENERATE_HEATS",
+      { "competition", "#", "wod", "#", "generate-heats" },
+      RK_M_POST, "POST", 0, 0, RK_ANSWER_NONE, RK_Q_COUNT, NULL,
+      RK_ROLE_ORGANIZER, RK_WRITE_GENERATE, RK_RES_HEAT },
 };
 
 #define NROUTES (sizeof(routes) / sizeof(routes[0]))
@@ -269,7 +281,8 @@ int rk_route_is_public_read(rk_route_id id)
 {
     const rk_route_def *d = rk_route_def_of(id);
 
-    return d && !d->read_role && (d->answer == RK_ANSWER_ROWS || d->answer == RK_ANSWER_LEADERBOARD);
+    return d && !d->read_role && (d->answer == RK_ANSWER_ROWS || d->answer == RK_ANSWER_LEADERBOARD
+                                  || d->answer == RK_ANSWER_EVENTS);
 }
 
 const char *rk_route_name(rk_route_id id)

@@ -40,6 +40,9 @@ typedef enum {
     RK_ROUTE_A_VOIE_HISTORY,  /* A: .../zone/{z}/heat/{h}/voie/{v}/history (editors) */
     RK_ROUTE_EVENTS,          /* /competition/{c}/events: Server-Sent Events */
     RK_ROUTE_CHANGES,         /* /competition/{c}/changes: the change log (organizers) */
+    RK_ROUTE_A_VOIE_VALIDATE, /* A: POST .../zone/{z}/heat/{h}/voie/{v}/validate */
+    RK_ROUTE_A_HEAT_VALIDATE, /* A: POST .../zone/{z}/heat/{h}/validate */
+    RK_ROUTE_GENERATE_HEATS,  /* POST /competition/{c}/wod/{w}/generate-heats (organizers) */
     RK_ROUTE_COUNT
 } rk_route_id;
 
@@ -88,8 +91,11 @@ typedef enum {
 typedef enum {
     RK_WRITE_NONE = 0,      /* none (/connect: its own answer) */
     RK_WRITE_LANE,          /* a lane's PUT and DELETE (mod_ranking_write.c) */
-    RK_WRITE_SETUP          /* POST on a list, PATCH and DELETE on one resource, of the
+    RK_WRITE_SETUP,         /* POST on a list, PATCH and DELETE on one resource, of the
                              * route's resource kind (mod_ranking_setup.c) */
+    RK_WRITE_VALIDATE_LANE, /* POST .../voie/{v}/validate (mod_ranking_validate.c) */
+    RK_WRITE_VALIDATE_HEAT, /* POST .../heat/{h}/validate (mod_ranking_validate.c) */
+    RK_WRITE_GENERATE       /* POST .../wod/{w}/generate-heats (mod_ranking_heatgen.c) */
 } rk_write;
 
 /* Everything known about a route, in one table (rk_router.c): how its path is
@@ -160,8 +166,9 @@ unsigned rk_method_bit(const char *method);
 int rk_route_is_list(rk_route_id id);
 
 /* 1 when the route is a read that a public mount (RankingPublic) answers without a
- * token: lists, details and leaderboards; not /connect, a lane's history (editors)
- * nor the event stream.  0 for RK_ROUTE_NONE. */
+ * token: lists, details, leaderboards and the event stream (spectators live: the
+ * published view); not /connect nor a lane's history (editors).  0 for
+ * RK_ROUTE_NONE. */
 int rk_route_is_public_read(rk_route_id id);
 
 /* Human-readable name of a route for logs ("A_VOIE", ...). */

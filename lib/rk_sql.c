@@ -5,18 +5,25 @@
  * (with its own nesting) does not exist (404); one row whose child columns are NULL
  * means an empty list.  Lists with a nullable sort key put NULLs last. */
 #include <stdio.h>
+#include <string.h>
 
 #include "rk_sql.h"
 
-#define COMPETITION_COLS "c.id, c.name, c.location, c.start_date, c.end_date, c.timezone, c.status, c.ranking"
+#define COMPETITION_COLS "c.id, c.name, c.location, c.start_date, c.end_date, c.timezone, c.status, c.ranking, c.advance"
 #define WOD_COLS   "w.id, w.name, w.description, w.competition_id, w.position, w.scoring, w.time_cap"
 #define SPOT_COLS  "s.id, s.competition_id, s.name, s.division, s.affiliate, s.bib"
 #define ZONE_COLS  "z.id, z.competition_id, z.name, z.lane_count"
 #define HEAT_COLS  "h.id, h.competition_id, h.zone_id, h.wod_id, h.number, h.start_time, h.status"
-#define LANE_COLS  "l.id, l.heat_id, l.number, l.spot_id, s.name, l.score, l.tiebreak"
+#define LANE_COLS  "l.id, l.heat_id, l.number, l.spot_id, s.name, l.score, l.tiebreak, l.score_status"
+/* a lane as the published view of a competition with publication 'validated' shows it
+ * (API.md part 3): the published values in place of score and tiebreak, and the status
+ * 'validated' when there is a published score */
+#define LANE_PUB_COLS "l.id, l.heat_id, l.number, l.spot_id, s.name, l.published_score," \
+    " l.published_tiebreak, CASE WHEN l.published_score IS NULL THEN NULL ELSE 'validated' END"
 #define HEAT_ORDER " ORDER BY (h.start_time IS NULL), h.start_time, h.number, h.id"
 /* the lanes that may rank in a competition */
 #define LB_LANE_COLS "h.wod_id, l.spot_id, h.id, l.id, l.score, l.tiebreak, l.number"
+#define LB_LANE_PUB_COLS "h.wod_id, l.spot_id, h.id, l.id, l.published_score, l.published_tiebreak, l.number"
 #define LB_LANES "heat h JOIN lane l ON l.heat_id = h.id" \
     " WHERE h.competition_id = %lld AND h.wod_id IS NOT NULL AND l.spot_id IS NOT NULL"
 /* a heat reached through a zone: the zone must be the heat's and of its competition */
@@ -67,6 +74,16 @@ const rk_query rk_queries[RK_Q_COUNT] = {
         " JOIN lane l ON l.heat_id = h.id LEFT JOIN spot s ON s.id = l.spot_id"
         " WHERE h.competition_id = %lld AND h.zone_id = %lld AND h.id = %lld AND l.id = %lld", 4 },
 
+    [RK_Q_A_VOIES_PUB] = { "ranking_a_voies_pub",
+        "SELECT h.id, " LANE_PUB_COLS " FROM " HEAT_IN_ZONE
+        " LEFT JOIN lane l ON l.heat_id = h.id LEFT JOIN spot s ON s.id = l.spot_id"
+        " WHERE h.competition_id = %lld AND h.zone_id = %lld AND h.id = %lld"
+        " ORDER BY l.number, l.id", 3 },
+    [RK_Q_A_VOIE_PUB] = { "ranking_a_voie_pub",
+        "SELECT " LANE_PUB_COLS " FROM " HEAT_IN_ZONE
+        " JOIN lane l ON l.heat_id = h.id LEFT JOIN spot s ON s.id = l.spot_id"
+        " WHERE h.competition_id = %lld AND h.zone_id = %lld AND h.id = %lld AND l.id = %lld", 4 },
+
     [RK_Q_B_HEATS] = { "ranking_b_heats",
         "SELECT c.id, " HEAT_COLS " FROM competition c"
         " LEFT JOIN heat h ON h.competition_id = c.id"
@@ -82,6 +99,18 @@ const rk_query rk_queries[RK_Q_COUNT] = {
         " JOIN lane l ON l.heat_id = h.id LEFT JOIN spot s ON s.id = l.spot_id"
         " WHERE h.competition_id = %lld AND h.id = %lld AND l.id = %lld", 3 },
 
+    [RK_Q_B_LINES_PUB] = { "ranking_b_lines_pub",
+        "SELECT h.id, " LANE_PUB_COLS " FROM heat h"
+        " LEFT JOIN lane l ON l.heat_id = h.id LEFT JOIN spot s ON s.id = l.spot_id"
+        " WHERE h.competition_id = %lld AND h.id = %lld ORDER BY l.number, l.id", 2 },
+    [RK_Q_B_LINE_PUB] = { "ranking_b_line_pub",
+        "SELECT " LANE_PUB_COLS " FROM heat h"
+        " JOIN lane l ON l.heat_id = h.id LEFT JOIN spot s ON s.id = l.spot_id"
+        " WHERE h.competition_id = %lld AND h.id = %lld AND l.id = %lld", 3 },
+    /* which view a reader of the competition sees (API.md part 3) */
+    [RK_Q_PUBLICATION] = { "ranking_publication",
+        "SELECT c.publication FROM competition c WHERE c.id = %lld", 1 },
+
     /* leaderboards: competition id.  Lanes of heats without a WOD, and empty lanes,
      * rank nothing; the order is the heat list's (HEAT_ORDER), then lane numbers.
      * The lanes are read in two statements, the heats with a start_time and then
@@ -91,7 +120,7 @@ const rk_query rk_queries[RK_Q_COUNT] = {
      * in SQLite: the bench competition's 24,000 lanes took 8 ms more, 44 ms instead of
      * 36 ms for the whole leaderboard). */
     [RK_Q_LEADERBOARD_COMPETITION] = { "ranking_lb_competition",
-        "SELECT c.id, c.ranking FROM competition c WHERE c.id = %lld", 1 },
+        "SELECT c.id, c.ranking, c.advance FROM competition c WHERE c.id = %lld", 1 },
     [RK_Q_LEADERBOARD_WODS] = { "ranking_lb_wods",
         "SELECT w.id, w.scoring, w.time_cap FROM wod w WHERE w.competition_id = %lld"
         " ORDER BY w.position, w.id", 1 },
@@ -103,6 +132,15 @@ const rk_query rk_queries[RK_Q_COUNT] = {
     [RK_Q_LEADERBOARD_LANES_UNTIMED] = { "ranking_lb_lanes_untimed",
         "SELECT " LB_LANE_COLS " FROM " LB_LANES " AND h.start_time IS NULL"
         " ORDER BY h.number, h.id, l.number, l.id", 1 },
+    /* the same, ranking the published values */
+    [RK_Q_LEADERBOARD_LANES_PUB] = { "ranking_lb_lanes_pub",
+        "SELECT " LB_LANE_PUB_COLS " FROM " LB_LANES " AND h.start_time IS NOT NULL"
+        " ORDER BY h.start_time, h.number, h.id, l.number, l.id", 1 },
+    [RK_Q_LEADERBOARD_LANES_UNTIMED_PUB] = { "ranking_lb_lanes_untimed_pub",
+        "SELECT " LB_LANE_PUB_COLS " FROM " LB_LANES " AND h.start_time IS NULL"
+        " ORDER BY h.number, h.id, l.number, l.id", 1 },
+    [RK_Q_LEADERBOARD_LANE_PUB] = { "ranking_lb_lane_pub",
+        "SELECT " LB_LANE_PUB_COLS " FROM " LB_LANES " AND l.id = %lld", 2 },
     /* what a kept leaderboard input needs to follow lane changes (mod_ranking_leaderboard.c) */
     [RK_Q_LEADERBOARD_LANE] = { "ranking_lb_lane",
         "SELECT " LB_LANE_COLS " FROM " LB_LANES " AND l.id = %lld", 2 },
@@ -133,15 +171,17 @@ const rk_query rk_queries[RK_Q_COUNT] = {
     /* lane writes (variant A): path ids c, z, h, v.  The heat's WOD says how its
      * scores are read (NULL: no WOD, free text). */
     [RK_Q_LANE_FOR_UPDATE] = { "ranking_lane_for_update",
-        "SELECT l.id, z.lane_count, w.scoring, w.time_cap FROM " HEAT_IN_ZONE
-        " JOIN lane l ON l.heat_id = h.id"
+        "SELECT l.id, z.lane_count, w.scoring, w.time_cap, c.publication FROM " HEAT_IN_ZONE
+        " JOIN competition c ON c.id = h.competition_id JOIN lane l ON l.heat_id = h.id"
         " LEFT JOIN wod w ON w.id = h.wod_id AND w.competition_id = h.competition_id"
         " WHERE h.competition_id = %lld AND h.zone_id = %lld AND h.id = %lld AND l.id = %lld", 4 },
     /* competition, spot */
     [RK_Q_SPOT_IN_COMPETITION] = { "ranking_spot_in_competition",
         "SELECT s.id FROM spot s WHERE s.competition_id = %lld AND s.id = %lld", 2 },
     /* number flag ('set'/'keep'), number, spot flag ('set'/'null'/'keep'), spot id,
-     * score flag ('set'/'null'/'keep'), score, tiebreak flag, tiebreak, heat, lane.  The uniqueness of lane
+     * score flag ('set'/'null'/'keep'), score, tiebreak flag, tiebreak, status flag
+     * ('entered'/'null'/'keep'), published score flag, published score, published
+     * tiebreak flag, published tiebreak, heat, lane.  The uniqueness of lane
      * numbers and spots within a heat is the database's (UNIQUE constraints).  The
      * CASTs matter: SQLite checks CHECK constraints before applying column affinity
      * to the text-bound parameters. */
@@ -150,8 +190,11 @@ const rk_query rk_queries[RK_Q_COUNT] = {
         " number = CASE WHEN %s = 'set' THEN CAST(%lld AS INTEGER) ELSE number END,"
         " spot_id = CASE %s WHEN 'set' THEN CAST(%lld AS BIGINT) WHEN 'null' THEN NULL ELSE spot_id END,"
         " score = CASE %s WHEN 'set' THEN %s WHEN 'null' THEN NULL ELSE score END,"
-        " tiebreak = CASE %s WHEN 'set' THEN %s WHEN 'null' THEN NULL ELSE tiebreak END"
-        " WHERE heat_id = %lld AND id = %lld", 10 },
+        " tiebreak = CASE %s WHEN 'set' THEN %s WHEN 'null' THEN NULL ELSE tiebreak END,"
+        " score_status = CASE %s WHEN 'entered' THEN 'entered' WHEN 'null' THEN NULL ELSE score_status END,"
+        " published_score = CASE %s WHEN 'set' THEN %s WHEN 'null' THEN NULL ELSE published_score END,"
+        " published_tiebreak = CASE %s WHEN 'set' THEN %s WHEN 'null' THEN NULL ELSE published_tiebreak END"
+        " WHERE heat_id = %lld AND id = %lld", 15 },
     /* heat, lane, number (0 = none), spot (0 = none): other lanes in the way */
     [RK_Q_LANE_CONFLICT] = { "ranking_lane_conflict",
         "SELECT COUNT(*) FROM lane WHERE heat_id = %lld AND id <> %lld"
@@ -160,19 +203,64 @@ const rk_query rk_queries[RK_Q_COUNT] = {
         "DELETE FROM lane WHERE heat_id IN (SELECT h.id FROM " HEAT_IN_ZONE
         " WHERE h.competition_id = %lld AND h.zone_id = %lld AND h.id = %lld) AND id = %lld", 4 },
 
+    /* validation (API.md part 3): heat, lane.  Publishes the current values; changes
+     * nothing (no row) when the lane has no score or is validated already */
+    [RK_Q_LANE_VALIDATE] = { "ranking_lane_validate",
+        "UPDATE lane SET score_status = 'validated', published_score = score,"
+        " published_tiebreak = tiebreak"
+        " WHERE heat_id = %lld AND id = %lld AND score IS NOT NULL"
+        " AND (score_status IS NULL OR score_status <> 'validated')", 2 },
+    /* path ids c, z, h: the heat's lanes that wait for validation, by number */
+    [RK_Q_HEAT_TO_VALIDATE] = { "ranking_heat_to_validate",
+        "SELECT l.id FROM " HEAT_IN_ZONE " JOIN lane l ON l.heat_id = h.id"
+        " WHERE h.competition_id = %lld AND h.zone_id = %lld AND h.id = %lld"
+        " AND l.score IS NOT NULL AND (l.score_status IS NULL OR l.score_status <> 'validated')"
+        " ORDER BY l.number, l.id", 3 },
+
     /* a lane's change, in the transaction of the change; after '' means none (delete) */
     [RK_Q_HISTORY_INSERT] = { "ranking_history_insert",
         "INSERT INTO lane_history (competition_id, zone_id, heat_id, lane_id, changed_at,"
         " user_name, action, lane_before, lane_after)"
         " VALUES (%lld, %lld, %lld, %lld, %s, %s, %s, %s, NULLIF(%s, ''))", 9 },
 
-    /* a change of another resource than a lane (part 3), in the transaction of the
-     * change: resource_id is its id, lane_id NULL; zone and heat may be NULL */
-    [RK_Q_HISTORY_INSERT_RESOURCE] = { "ranking_history_insert_resource",
+    /* heat generation: competition, zone, WOD.  The CASTs as for lane updates (SQLite
+     * checks CHECK constraints before the column's affinity applies to text-bound
+     * parameters; NULLIF compares integers). */
+#define GEN_WHERE " WHERE h.competition_id = %lld AND h.zone_id = %lld AND h.wod_id = %lld"
+    [RK_Q_GEN_HEATS] = { "ranking_gen_heats",
+        "SELECT " HEAT_COLS " FROM heat h" GEN_WHERE " ORDER BY h.number, h.id", 3 },
+    [RK_Q_GEN_LANES] = { "ranking_gen_lanes",
+        "SELECT " LANE_COLS " FROM heat h JOIN lane l ON l.heat_id = h.id"
+        " LEFT JOIN spot s ON s.id = l.spot_id" GEN_WHERE
+        " ORDER BY h.number, h.id, l.number, l.id", 3 },
+    [RK_Q_GEN_SCORED] = { "ranking_gen_scored",
+        "SELECT COUNT(*) FROM heat h JOIN lane l ON l.heat_id = h.id" GEN_WHERE
+        " AND l.score IS NOT NULL", 3 },
+    [RK_Q_GEN_NUMBER_LEFT] = { "ranking_gen_number_left",
+        "SELECT COALESCE(MAX(h.number), 0) FROM heat h WHERE h.competition_id = %lld"
+        " AND h.zone_id = %lld AND (h.wod_id IS NULL OR h.wod_id <> %lld)", 3 },
+    [RK_Q_GEN_DELETE_LANES] = { "ranking_gen_delete_lanes",
+        "DELETE FROM lane WHERE heat_id IN (SELECT h.id FROM heat h" GEN_WHERE ")", 3 },
+    [RK_Q_GEN_DELETE_HEATS] = { "ranking_gen_delete_heats",
+        "DELETE FROM heat WHERE competition_id = %lld AND zone_id = %lld AND wod_id = %lld", 3 },
+    /* the ids given: one more than the largest, in a write transaction (the schema
+     * has no id default on PostgreSQL; writers serialise on the revision row) */
+    [RK_Q_GEN_LAST_IDS] = { "ranking_gen_last_ids",
+        "SELECT (SELECT COALESCE(MAX(id), 0) FROM heat), (SELECT COALESCE(MAX(id), 0) FROM lane)", 0 },
+    [RK_Q_GEN_HEAT_INSERT] = { "ranking_gen_heat_insert",
+        "INSERT INTO heat (id, competition_id, zone_id, wod_id, number, start_time, status)"
+        " VALUES (%lld, %lld, %lld, %lld, CAST(%lld AS INTEGER), NULLIF(%s, ''), 'scheduled')", 6 },
+    [RK_Q_GEN_LANE_INSERT] = { "ranking_gen_lane_insert",
+        "INSERT INTO lane (id, heat_id, number, spot_id) VALUES (%lld, %lld, CAST(%lld AS INTEGER),"
+        " CAST(%lld AS BIGINT))", 4 },
+    /* a change of any resource (part 3), in the transaction of the change: a lane is
+     * named by its heat and lane id (resource_id 0: NULL), another resource by
+     * resource_id (lane 0: NULL); zone and heat may be NULL */
+    [RK_Q_HISTORY_RECORD] = { "ranking_history_record",
         "INSERT INTO lane_history (competition_id, zone_id, heat_id, lane_id, changed_at,"
         " user_name, action, lane_before, lane_after, resource, resource_id)"
-        " VALUES (%lld, CAST(%lld AS BIGINT), CAST(%lld AS BIGINT), NULL, %s, %s, %s, %s, %s, %s,"
-        " CAST(%lld AS BIGINT))", 10 },
+        " VALUES (%lld, CAST(%lld AS BIGINT), CAST(%lld AS BIGINT), NULLIF(CAST(%lld AS BIGINT), 0),"
+        " %s, %s, %s, NULLIF(%s, ''), NULLIF(%s, ''), %s, NULLIF(CAST(%lld AS BIGINT), 0))", 11 },
     /* a competition's change log, every kind of resource, oldest first; the parent is
      * the competition (no row at all: 404) */
     [RK_Q_CHANGES] = { "ranking_changes",
@@ -181,14 +269,19 @@ const rk_query rk_queries[RK_Q_COUNT] = {
         " FROM competition c LEFT JOIN lane_history x ON x.competition_id = c.id"
         " WHERE c.id = %lld ORDER BY x.id", 1 },
 
-    /* live updates, a page at a time */
-#define HISTORY_EVENT_COLS "id, competition_id, zone_id, heat_id, lane_id, action, lane_after," \
-    " resource, resource_id"
+
+    /* live updates, a page at a time (then, for the published view of the competition's readers: the lane before,
+     * the competition's publication, the lane's published values now) */
+#define HISTORY_EVENT_COLS "x.id, x.competition_id, x.zone_id, x.heat_id, x.lane_id, x.action," \
+    " x.lane_after, x.lane_before, c.publication, l.published_score, l.published_tiebreak," \
+    " x.resource, x.resource_id"
+#define HISTORY_EVENT_FROM " FROM lane_history x LEFT JOIN competition c ON c.id = x.competition_id" \
+    " LEFT JOIN lane l ON l.id = x.lane_id AND l.heat_id = x.heat_id"
     [RK_Q_HISTORY_SINCE] = { "ranking_history_since",
-        "SELECT " HISTORY_EVENT_COLS " FROM lane_history WHERE id > %lld ORDER BY id LIMIT 500", 1 },
+        "SELECT " HISTORY_EVENT_COLS HISTORY_EVENT_FROM " WHERE x.id > %lld ORDER BY x.id LIMIT 500", 1 },
     [RK_Q_HISTORY_REPLAY] = { "ranking_history_replay",
-        "SELECT " HISTORY_EVENT_COLS " FROM lane_history WHERE competition_id = %lld AND id > %lld"
-        " ORDER BY id LIMIT 500", 2 },
+        "SELECT " HISTORY_EVENT_COLS HISTORY_EVENT_FROM " WHERE x.competition_id = %lld AND x.id > %lld"
+        " ORDER BY x.id LIMIT 500", 2 },
     [RK_Q_HISTORY_LAST] = { "ranking_history_last",
         "SELECT COALESCE(MAX(id), 0) FROM lane_history", 0 },
 
@@ -199,6 +292,11 @@ const rk_query rk_queries[RK_Q_COUNT] = {
      * ranking-admin wins (the statement then changes nothing) */
     [RK_Q_ACCOUNT_REHASH] = { "ranking_account_rehash",
         "UPDATE account SET password_hash = %s WHERE id = %lld AND password_hash = %s", 3 },
+    /* what every failed login costs (an unknown name as much as the costliest hash:
+     * its two digits, compared as text) */
+    [RK_Q_ACCOUNT_MAX_COST] = { "ranking_account_max_cost",
+        "SELECT MAX(substr(password_hash, 5, 2)) FROM account"
+        " WHERE substr(password_hash, 1, 4) IN ('$2y$', '$2a$', '$2b$')", 0 },
     /* hash, account, created_at, expires_at */
     [RK_Q_TOKEN_INSERT] = { "ranking_token_insert",
         "INSERT INTO token (hash, account_id, created_at, expires_at)"
@@ -367,17 +465,28 @@ const int rk_sqlite_setup_count = (int)(sizeof(rk_sqlite_setup) / sizeof(rk_sqli
 const char rk_sqlite_module_busy[] = "PRAGMA busy_timeout = " RK_STR(RK_SQLITE_BUSY_MS);
 const char rk_sqlite_module_cache[] = "PRAGMA cache_size = -" RK_STR(RK_SQLITE_CACHE_KIB);
 
+static int same_text(const char *a, const char *b)
+{
+    return a && b ? strcmp(a, b) == 0 : a == b;
+}
+
 void rk_lane_args_pack(const rk_lane_patch *patch, const char *heat, const char *lane,
-                       rk_lane_args *out)
+                       const rk_lane_now *now, rk_lane_args *out)
 {
     int number = (patch->set & RK_LANE_SET_NUMBER) != 0;
     int spot = (patch->set & RK_LANE_SET_SPOT) != 0;
     int score = (patch->set & RK_LANE_SET_SCORE) != 0;
     int tiebreak = (patch->set & RK_LANE_SET_TIEBREAK) != 0;
+    /* the score and tiebreak the lane will have */
+    const char *new_score = !score ? now->score : patch->score_null ? NULL : patch->score;
+    const char *new_tiebreak = !tiebreak ? now->tiebreak
+                               : patch->tiebreak_null ? NULL : patch->tiebreak;
+    int changed = !same_text(new_score, now->score) || !same_text(new_tiebreak, now->tiebreak);
 
     snprintf(out->number, sizeof(out->number), "%lld", number ? patch->number : 0LL);
     /* number flag, number, spot flag, spot id, score flag, score, tiebreak flag,
-     * tiebreak, heat, lane */
+     * tiebreak, status flag, published score flag, published score, published
+     * tiebreak flag, published tiebreak, heat, lane */
     out->update[0] = number ? "set" : "keep";
     out->update[1] = out->number;
     out->update[2] = !spot ? "keep" : patch->spot_null ? "null" : "set";
@@ -386,8 +495,16 @@ void rk_lane_args_pack(const rk_lane_patch *patch, const char *heat, const char 
     out->update[5] = score && !patch->score_null ? patch->score : "";
     out->update[6] = !tiebreak ? "keep" : patch->tiebreak_null ? "null" : "set";
     out->update[7] = tiebreak && !patch->tiebreak_null ? patch->tiebreak : "";
-    out->update[8] = heat;
-    out->update[9] = lane;
+    /* a change of score or tiebreak makes the lane 'entered' (no score: null); a write
+     * that changes neither keeps its status */
+    out->update[8] = !new_score ? "null" : changed ? "entered" : "keep";
+    /* publication 'immediate': every accepted write publishes */
+    out->update[9] = !now->immediate ? "keep" : new_score ? "set" : "null";
+    out->update[10] = now->immediate && new_score ? new_score : "";
+    out->update[11] = !now->immediate ? "keep" : new_tiebreak ? "set" : "null";
+    out->update[12] = now->immediate && new_tiebreak ? new_tiebreak : "";
+    out->update[13] = heat;
+    out->update[14] = lane;
     /* heat, lane, number (0 = none), spot (0 = none) */
     out->conflict[0] = heat;
     out->conflict[1] = lane;

@@ -21,13 +21,18 @@ typedef enum {
     RK_Q_A_HEAT,
     RK_Q_A_VOIES,
     RK_Q_A_VOIE,
+    RK_Q_A_VOIES_PUB,       /* the same four lane reads as the published view shows */
+    RK_Q_A_VOIE_PUB,        /* them (publication 'validated': API.md part 3) */
     RK_Q_B_HEATS,
     RK_Q_B_HEAT,
     RK_Q_B_LINES,
     RK_Q_B_LINE,
+    RK_Q_B_LINES_PUB,
+    RK_Q_B_LINE_PUB,
+    RK_Q_PUBLICATION,       /* competition: its publication ('immediate', 'validated') */
     RK_Q_A_VOIE_HISTORY,    /* a lane's changes (the lane, or a change of it, must exist) */
     /* leaderboards (competition id): the inputs of rk_leaderboard.h */
-    RK_Q_LEADERBOARD_COMPETITION,    /* id, ranking */
+    RK_Q_LEADERBOARD_COMPETITION,    /* id, ranking, advance */
     RK_Q_LEADERBOARD_WODS,           /* id, scoring, time_cap; in list order */
     RK_Q_LEADERBOARD_SPOTS,          /* id, name, division, bib */
     RK_Q_LEADERBOARD_LANES,          /* wod, spot, heat, lane, score, tiebreak, lane number; in
@@ -37,21 +42,39 @@ typedef enum {
     RK_Q_LEADERBOARD_LANES_UNTIMED,
     RK_Q_LEADERBOARD_LANE,           /* competition, lane: the columns of RK_Q_LEADERBOARD_LANES, no row
                              * when the lane cannot rank */
+    RK_Q_LEADERBOARD_LANES_PUB,      /* the three lane reads above, with the published */
+    RK_Q_LEADERBOARD_LANES_UNTIMED_PUB, /* score and tiebreak in place of the current */
+    RK_Q_LEADERBOARD_LANE_PUB,
     RK_Q_LEADERBOARD_CHANGES,        /* every competition, after a change-log id: how many
                              * changes, the newest id (0 when none) */
     RK_Q_LEADERBOARD_CHANGED_LANES,  /* one competition, after a change-log id: lane, action */
     /* lane writes */
-    RK_Q_LANE_FOR_UPDATE,   /* lane id, limit of lane numbers, the WOD's scoring, time_cap */
+    RK_Q_LANE_FOR_UPDATE,   /* lane id, limit of lane numbers, the WOD's scoring, time_cap,
+                             * the competition's publication */
     RK_Q_SPOT_IN_COMPETITION,
     RK_Q_LANE_UPDATE,
     RK_Q_LANE_CONFLICT,
     RK_Q_LANE_DELETE,
+    RK_Q_LANE_VALIDATE,     /* heat, lane: publish; no row when no score or validated */
+    RK_Q_HEAT_TO_VALIDATE,  /* c, z, h: the lanes that wait for validation, by number */
     RK_Q_HISTORY_INSERT,    /* competition, zone, heat, lane, at, user, action, before, after */
-    RK_Q_HISTORY_INSERT_RESOURCE, /* competition, zone, heat, at, user, action, before, after,
-                             * resource, resource id: a change of another resource */
+    /* heat generation (API.md Part 3), path ids competition, then zone, WOD */
+    RK_Q_GEN_HEATS,         /* the WOD's heats in the zone: the heat's columns, by number */
+    RK_Q_GEN_LANES,         /* their lanes: the lane's columns, by heat number, lane number */
+    RK_Q_GEN_SCORED,        /* how many of their lanes have a score */
+    RK_Q_GEN_NUMBER_LEFT,   /* the largest number of the zone's other heats (0: none) */
+    RK_Q_GEN_DELETE_LANES,
+    RK_Q_GEN_DELETE_HEATS,
+    RK_Q_GEN_LAST_IDS,      /* the largest heat id, lane id (0: none) */
+    RK_Q_GEN_HEAT_INSERT,   /* id, competition, zone, WOD, number, start_time ('' = null) */
+    RK_Q_GEN_LANE_INSERT,   /* id, heat, number, spot */
+    RK_Q_HISTORY_RECORD,    /* a record of any resource: competition, zone, heat (NULL:
+                             * none), lane (0: none), at, user, action, before, after
+                             * ('' = null), resource, resource id (0: none) */
     RK_Q_CHANGES,           /* a competition's change log (GET .../changes) */
     /* live updates: the change log after an id (id, competition, zone, heat, lane,
-     * action, resource after, resource, resource id) */
+     * action, lane after, lane before, the competition's publication, the lane's
+     * published score and tiebreak now, resource, resource id) */
     RK_Q_HISTORY_SINCE,     /* every competition: last id seen */
     RK_Q_HISTORY_REPLAY,    /* one competition: competition, last id seen */
     RK_Q_HISTORY_LAST,      /* the newest id, 0 when none */
@@ -59,6 +82,8 @@ typedef enum {
     RK_Q_ACCOUNT_BY_NAME,   /* id, password_hash, role, enabled */
     RK_Q_ACCOUNT_REHASH,    /* new hash, id, old hash: a password of another cost,
                              * hashed again at RankingPasswordCost on a login */
+    RK_Q_ACCOUNT_MAX_COST,  /* the highest bcrypt cost of the stored hashes ("04" to
+                             * "31", two digits), NULL when none */
     RK_Q_TOKEN_INSERT,
     RK_Q_TOKEN_PURGE,
     RK_Q_TOKEN_LOOKUP,      /* name, role, expires_at, grant on the competition */
@@ -110,15 +135,25 @@ extern const rk_query rk_queries[RK_Q_COUNT];
  * the statements' placeholder order from the checked body, so that the order is
  * known in one place (here, beside the SQL). */
 typedef struct {
-    const char *update[10];    /* RK_Q_LANE_UPDATE */
+    const char *update[15];    /* RK_Q_LANE_UPDATE */
     const char *conflict[4];   /* RK_Q_LANE_CONFLICT: the lanes in the way */
     char number[24];           /* the digits update[1] points to */
 } rk_lane_args;
 
-/* Pack PATCH for lane LANE of heat HEAT (ids as strings) into OUT.  The pointers stay
- * valid while PATCH, HEAT, LANE and OUT do. */
+/* The lane as it is before the write (in the write's transaction): what decides its
+ * score_status and published values after it (API.md part 3). */
+typedef struct {
+    const char *score, *tiebreak;   /* NULL: none */
+    int immediate;                  /* the competition's publication is 'immediate' */
+} rk_lane_now;
+
+/* Pack PATCH for lane LANE of heat HEAT (ids as strings), which is NOW, into OUT: a
+ * write that changes the score or the tiebreak makes the lane 'entered' (null when
+ * its score becomes null), one that changes neither keeps its status; with
+ * publication 'immediate' the new score and tiebreak are published too.  The
+ * pointers stay valid while PATCH, HEAT, LANE, NOW's strings and OUT do. */
 void rk_lane_args_pack(const rk_lane_patch *patch, const char *heat, const char *lane,
-                       rk_lane_args *out);
+                       const rk_lane_now *now, rk_lane_args *out);
 
 /* Shared with the administration command (tools/), so that both agree. */
 

@@ -149,7 +149,7 @@ static int json_value(const char *v)
 static size_t change_event(char *out, const rk_lane_change *c)
 {
     rk_jw w = { out, 0 };
-    int with_body = strcmp(c->action, "delete") != 0 && json_value(c->lane);
+    int with_body = strcmp(c->action, "delete") != 0 && c->lane && json_value(c->lane);
 
     RK_JW_LIT(&w, "id: ");
     rk_jw_put(&w, c->id, strlen(c->id));
@@ -179,7 +179,7 @@ size_t rk_sse_lane_event(char *out, const rk_lane_change *c, const char *key)
     if (c->resource && strcmp(c->resource, "lane") != 0) {
         return change_event(out, c);
     }
-    with_lane = strcmp(c->action, "delete") != 0 && json_value(c->lane);
+    with_lane = strcmp(c->action, "delete") != 0 && c->lane && json_value(c->lane);
 
     RK_JW_LIT(&w, "id: ");
     rk_jw_put(&w, c->id, strlen(c->id));
@@ -203,4 +203,57 @@ size_t rk_sse_lane_event(char *out, const rk_lane_change *c, const char *key)
     }
     RK_JW_LIT(&w, "}\n\n");
     return w.len;
+}
+
+/* 1 when the objects A and B have the same value under KEY (both absent counts). */
+static int same_key(json_t *a, json_t *b, const char *key)
+{
+    json_t *x = json_object_get(a, key), *y = json_object_get(b, key);
+
+    return x && y ? json_equal(x, y) : x == y;
+}
+
+static json_t *str_or_null(const char *v)
+{
+    return v ? json_string(v) : json_null();
+}
+
+int rk_sse_published(const rk_lane_change *c, rk_lane_change *out, char **lane)
+{
+    json_t *after, *before;
+    int same, rc = 1;
+
+    *out = *c;
+    *lane = NULL;
+    if (!c->publication || strcmp(c->publication, "validated") != 0
+        || (c->resource && strcmp(c->resource, "lane") != 0)
+        || !strcmp(c->action, "delete") || !strcmp(c->action, "validate")
+        || !(after = json_loads(c->lane ? c->lane : "", 0, NULL))) {
+        return 1;
+    }
+    if (!json_is_object(after)) {
+        json_decref(after);
+        return 1;
+    }
+    if (!strcmp(c->action, "update") && c->before
+        && (before = json_loads(c->before, 0, NULL)) != NULL) {
+        same = json_is_object(before) && same_key(before, after, "number")
+               && same_key(before, after, "spot_id") && same_key(before, after, "spot_name");
+        json_decref(before);
+        if (same) {
+            json_decref(after);
+            return 0;
+        }
+    }
+    /* json_object_set keeps a key's place: the lane's fields stay in their order */
+    if (json_object_set_new(after, "score", str_or_null(c->published_score)) != 0
+        || json_object_set_new(after, "tiebreak", str_or_null(c->published_tiebreak)) != 0
+        || json_object_set_new(after, "score_status",
+                               c->published_score ? json_string("validated") : json_null()) != 0
+        || !(*lane = json_dumps(after, JSON_COMPACT))) {
+        rc = -1;
+    }
+    json_decref(after);
+    out->lane = *lane;
+    return rc;
 }

@@ -27,11 +27,15 @@ typedef struct {
     const char *id;              /* the record's id: the event's id */
     const char *competition_id, *zone_id, *heat_id, *lane_id;   /* zone_id may be NULL */
     const char *action;          /* "create", "update", "delete" (or "validate") */
-    const char *lane;            /* the resource after the change (JSON text), but for
-                                  * "delete" */
+    const char *lane;            /* the resource after the change (JSON text; NULL:
+                                  * delete) */
     const char *resource;        /* NULL or "lane": a lane; else "competition", "wod",
                                   * "spot", "zone" or "heat" */
     const char *resource_id;     /* that resource's id (NULL for a lane) */
+    /* for the published view (API.md part 3): the lane before the change (JSON text,
+     * NULL when none), the competition's publication, the lane's published score and
+     * tiebreak now (NULL: none) */
+    const char *before, *publication, *published_score, *published_tiebreak;
 } rk_lane_change;
 
 /* The event of C.  A lane: "id: ...\nevent: lane\ndata: {...}\n\n", the lane under
@@ -41,5 +45,14 @@ typedef struct {
  * NULL.  A record whose resource is not one JSON value is sent as a delete-shaped
  * event without it (never broken JSON). */
 size_t rk_sse_lane_event(char *out, const rk_lane_change *c, const char *key);
+
+/* The change C as the published view shows it (API.md part 3): a competition whose
+ * publication is not 'validated', a delete and a validation show as they are (*OUT =
+ * *C); an update that changes neither the lane's number nor its spot changes nothing
+ * there (0: no event); another update (or a create) shows the lane with the published
+ * values in place of score and tiebreak, and score_status 'validated' when there is a
+ * published score, else null: OUT->lane is then *LANE, malloc()ed (free it; NULL
+ * otherwise).  1 (an event), 0 (none), -1 (out of memory). */
+int rk_sse_published(const rk_lane_change *c, rk_lane_change *out, char **lane);
 
 #endif

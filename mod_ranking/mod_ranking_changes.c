@@ -188,7 +188,8 @@ int rkm_changes_record_resource(request_rec *r, rkm_db *db, const char *resource
     char at[32];
     apr_size_t n;
     apr_time_exp_t t;
-    const char *args[10];
+    const char *args[11];
+    int lane = !strcmp(resource, "lane");
     int nrows = 0;
 
     apr_time_exp_gmt(&t, r->request_time);
@@ -196,14 +197,15 @@ int rkm_changes_record_resource(request_rec *r, rkm_db *db, const char *resource
     args[0] = competition;
     args[1] = zone;      /* NULL: SQL NULL */
     args[2] = heat;
-    args[3] = at;
-    args[4] = r->user ? r->user : "";
-    args[5] = action;
-    args[6] = before;
-    args[7] = after;
-    args[8] = resource;
-    args[9] = id;
-    if (rkm_db_query(r, db, RK_Q_HISTORY_INSERT_RESOURCE, args, &nrows, APLOG_ERR) != 0) {
+    args[3] = lane ? id : "0";
+    args[4] = at;
+    args[5] = r->user ? r->user : "";
+    args[6] = action;
+    args[7] = before ? before : "";
+    args[8] = after ? after : "";
+    args[9] = resource;
+    args[10] = lane ? "0" : id;
+    if (rkm_db_query(r, db, RK_Q_HISTORY_RECORD, args, &nrows, APLOG_ERR) != 0) {
         return -1;
     }
     return nrows == 1 ? 0 : -1;
@@ -231,8 +233,12 @@ static int change_of(const rkm_db *db, apr_dbd_row_t *row, rk_lane_change *c)
     c->lane_id = rkm_db_col(db, row, 4);
     c->action = rkm_db_col(db, row, 5);
     c->lane = rkm_db_col(db, row, 6);
-    c->resource = rkm_db_col(db, row, 7);
-    c->resource_id = rkm_db_col(db, row, 8);
+    c->before = rkm_db_col(db, row, 7);
+    c->publication = rkm_db_col(db, row, 8);
+    c->published_score = rkm_db_col(db, row, 9);
+    c->published_tiebreak = rkm_db_col(db, row, 10);
+    c->resource = rkm_db_col(db, row, 11);
+    c->resource_id = rkm_db_col(db, row, 12);
     if (!c->id || !c->competition_id || !c->action) {
         return 0;
     }

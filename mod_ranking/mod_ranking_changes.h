@@ -81,12 +81,16 @@ int rkm_request_revision_fresh(request_rec *r, rkm_db *db, struct rkm_req *rq);
 int rkm_changes_record(request_rec *r, rkm_db *db, const rk_route *route, int lane_rows,
                        const char *action, const char *before, const char *after);
 
-/* Record a change of another resource than a lane (API.md part 3) inside the
- * transaction of the change: RESOURCE ("competition", "wod", "spot", "zone", "heat")
- * and its ID, its COMPETITION, and where it is (ZONE: a zone's own id or a heat's
- * zone, HEAT: a heat's own id; NULL otherwise), ACTION ("create", "update",
- * "delete"), the resource as shown BEFORE and AFTER (NULL: none).  0, or -1 (the
- * writer rolls back). */
+/* Record a change of a resource (API.md part 3) inside the transaction of the change:
+ * RESOURCE ("competition", "wod", "spot", "zone", "heat" or "lane") and its ID, its
+ * COMPETITION, and where it is (ZONE: a zone's own id or a heat's or lane's zone,
+ * HEAT: a heat's own id or a lane's heat; NULL otherwise), ACTION ("create",
+ * "update", "delete"), the resource as shown BEFORE and AFTER (NULL: none).  The
+ * setup writes record this way; so does a heat generation (mod_ranking_heatgen.c),
+ * every heat and lane it inserted or deleted, each of which moved the data revision
+ * by one (its trigger): the rule above holds in count, and since these records are
+ * no lane updates, a kept leaderboard input reads its competition again
+ * (mod_ranking_leaderboard.c).  0, or -1 (the writer rolls back). */
 int rkm_changes_record_resource(request_rec *r, rkm_db *db, const char *resource,
                                 const char *competition, const char *zone, const char *heat,
                                 const char *id, const char *action, const char *before,

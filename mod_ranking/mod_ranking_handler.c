@@ -8,10 +8,12 @@
 #include "mod_ranking_answer.h"
 #include "mod_ranking_auth.h"
 #include "mod_ranking_connect.h"
+#include "mod_ranking_heatgen.h"
 #include "mod_ranking_read.h"
 #include "mod_ranking_setup.h"
 #include "mod_ranking_request.h"
 #include "mod_ranking_stream.h"
+#include "mod_ranking_validate.h"
 #include "mod_ranking_write.h"
 
 /* The bearer check, before the handler.  /connect and OPTIONS need no token, nor a
@@ -60,6 +62,12 @@ static int answer(request_rec *r, rkm_req *rq)
         return rq->method == RK_M_PUT ? rkm_put_lane(r, rq) : rkm_delete_lane(r, rq);
     case RK_WRITE_SETUP:
         return rkm_setup(r, rq);
+    case RK_WRITE_VALIDATE_LANE:
+        return rkm_validate_lane(r, rq);
+    case RK_WRITE_VALIDATE_HEAT:
+        return rkm_validate_heat(r, rq);
+    case RK_WRITE_GENERATE:
+        return rkm_generate_heats(r, rq);
     default:
         return rkm_connect(r);   /* POST /connect */
     }

@@ -15,7 +15,12 @@
  * PostgreSQL allows, is counted in R' but not after H).  Then each changed lane of
  * this competition is read again: a new score, tiebreak or spot is patched in place;
  * anything else (a deleted lane, a new lane number, a lane that can no longer rank)
- * reads the whole competition again.  All of it in one read-only transaction. */
+ * reads the whole competition again.  All of it in one read-only transaction.
+ *
+ * A competition has two inputs (API.md part 3): its current scores (the full view) and
+ * its published ones (the published view of a competition with publication
+ * 'validated'), kept in two slots and followed alike (a validation is a recorded lane
+ * change too: its lane's published values are read again). */
 #include "mod_ranking_leaderboard.h"
 #include "mod_ranking_changes.h"
 #include "rk_cache.h"
@@ -27,13 +32,15 @@
 #define MAX_PATCHED 4096        /* patches before a full read gives the pool's memory back */
 
 typedef struct {
-    /* under inputs_lock: the competition this slot serves, and when it last did */
-    char owner[RK_ID_MAX_DIGITS + 1];
+    /* under inputs_lock: the competition (and view: "<id>p" for the published one)
+     * this slot serves, and when it last did */
+    char owner[RK_ID_MAX_DIGITS + 2];
     apr_uint64_t used;
     /* under the slot's own lock: what it holds */
     apr_thread_mutex_t *lock;   /* held while the input is read, patched or ranked */
     apr_pool_t *pool;           /* the input's rows; NULL: nothing kept */
-    const char *cid, *epoch;
+    const char *cid, *epoch;    /* cid: the owner it was read for */
+    int published;              /* the published values, not the current ones */
     apr_uint64_t rev;           /* the data revision the input shows */
     apr_int64_t hist;           /* the newest change-log id it includes */
     rk_leaderboard_input in;
@@ -110,6 +117,9 @@ static void input_drop(kept_input *in)
 static int read_rows(request_rec *r, apr_pool_t *tmp, apr_pool_t *p, rkm_db *db,
                      const char *cid, kept_input *in)
 {
+    rk_query_id timed = in->published ? RK_Q_LEADERBOARD_LANES_PUB : RK_Q_LEADERBOARD_LANES;
+    rk_query_id untimed = in->published ? RK_Q_LEADERBOARD_LANES_UNTIMED_PUB
+                                        : RK_Q_LEADERBOARD_LANES_UNTIMED;
     const char *args[1] = { cid };
     apr_array_header_t *comp = NULL, *wods = NULL, *spots = NULL, *lanes = NULL;
     const char **v;
@@ -117,11 +127,11 @@ static int read_rows(request_rec *r, apr_pool_t *tmp, apr_pool_t *p, rkm_db *db,
     rk_leaderboard_spot *s;
     int i;
 
-    if (rkm_db_select_rows(r, tmp, p, db, RK_Q_LEADERBOARD_COMPETITION, args, 2, &comp) != 0
+    if (rkm_db_select_rows(r, tmp, p, db, RK_Q_LEADERBOARD_COMPETITION, args, 3, &comp) != 0
         || rkm_db_select_rows(r, tmp, p, db, RK_Q_LEADERBOARD_WODS, args, 3, &wods) != 0
         || rkm_db_select_rows(r, tmp, p, db, RK_Q_LEADERBOARD_SPOTS, args, 4, &spots) != 0
-        || rkm_db_select_rows(r, tmp, p, db, RK_Q_LEADERBOARD_LANES, args, LANE_NCOLS, &lanes) != 0
-        || rkm_db_select_rows(r, tmp, p, db, RK_Q_LEADERBOARD_LANES_UNTIMED, args, LANE_NCOLS, &lanes) != 0
+        || rkm_db_select_rows(r, tmp, p, db, timed, args, LANE_NCOLS, &lanes) != 0
+        || rkm_db_select_rows(r, tmp, p, db, untimed, args, LANE_NCOLS, &lanes) != 0
         || rkm_changes_newest(r, db, &in->hist) != 0) {
         return HTTP_SERVICE_UNAVAILABLE;
     }
@@ -132,6 +142,7 @@ static int read_rows(request_rec *r, apr_pool_t *tmp, apr_pool_t *p, rkm_db *db,
     v = (const char **)comp->elts;
     in->in.competition_id = v[0];
     in->in.ranking = v[1];
+    in->in.advance = v[2];
 
     in->in.nwods = (size_t)wods->nelts;
     in->in.wods = w = apr_pcalloc(p, (in->in.nwods + 1) * sizeof(*w));
@@ -200,10 +211,12 @@ static int patch(request_rec *r, rkm_db *db, kept_input *in)
         const char *largs[2] = { in->in.competition_id, c[0] }, *v[LANE_NCOLS];
         size_t k;
 
-        if (!c[0] || !same(c[1], "update")) {
+        /* a lane's new values (an update), or its published ones (a validation) */
+        if (!c[0] || !(same(c[1], "update") || same(c[1], "validate"))) {
             return DECLINED;
         }
-        switch (rkm_db_select_one(r, db, RK_Q_LEADERBOARD_LANE, largs, v, LANE_NCOLS)) {
+        switch (rkm_db_select_one(r, db, in->published ? RK_Q_LEADERBOARD_LANE_PUB
+                                  : RK_Q_LEADERBOARD_LANE, largs, v, LANE_NCOLS)) {
         case -1: return HTTP_SERVICE_UNAVAILABLE;
         case 0:  return DECLINED;   /* it can no longer rank: its spot was taken off */
         }
@@ -228,9 +241,10 @@ static int patch(request_rec *r, rkm_db *db, kept_input *in)
     return OK;
 }
 
-/* Bring IN (kept for competition CID, or empty) to what the open read transaction
- * sees.  OK, 404 (no such competition: IN is empty), 503 or 500. */
-static int refresh(request_rec *r, rkm_db *db, const char *cid, kept_input *in)
+/* Bring IN (kept for competition CID and its view, OWNER, or empty) to what the open
+ * read transaction sees.  OK, 404 (no such competition: IN is empty), 503 or 500. */
+static int refresh(request_rec *r, rkm_db *db, const char *cid, const char *owner,
+                   kept_input *in)
 {
     rkm_rev rev;
     apr_pool_t *p;
@@ -276,7 +290,7 @@ static int refresh(request_rec *r, rkm_db *db, const char *cid, kept_input *in)
     }
     ap_log_rerror(APLOG_MARK, APLOG_TRACE1, 0, r, "leaderboard input of competition %s: "
                   "read whole (%" APR_SIZE_T_FMT " lanes)", cid, in->in.nlanes);
-    in->cid = apr_pstrdup(p, cid);
+    in->cid = apr_pstrdup(p, owner);
     in->epoch = apr_pstrdup(p, rev.epoch);
     in->rev = rev.data;
     return OK;
@@ -310,22 +324,24 @@ static void *rank(request_rec *r, const rk_leaderboard_input *in, const char *wo
 }
 
 void *rkm_leaderboard_build(request_rec *r, rkm_db *db, const rk_route *route, const char *division,
-                     const char *key, int *status, size_t *len)
+                     int published, const char *key, int *status, size_t *len)
 {
     const char *cid = route->ids[RK_ID_COMPETITION];
     const char *wod = route->id == RK_ROUTE_WOD_LEADERBOARD ? route->ids[1] : NULL;
-    kept_input *in = input_take(cid), scratch;
+    const char *owner = published ? apr_pstrcat(r->pool, cid, "p", NULL) : cid;
+    kept_input *in = input_take(owner), scratch;
     void *out = NULL;
 
     if (!in) {   /* nothing kept: read into an input of this request's */
         memset(&scratch, 0, sizeof(scratch));
         in = &scratch;
     }
+    in->published = published;
     if (rkm_db_begin_read(r, db) != 0) {
         *status = HTTP_SERVICE_UNAVAILABLE;
     }
     else {
-        *status = refresh(r, db, cid, in);
+        *status = refresh(r, db, cid, owner, in);
         rkm_db_end_read(r, db);
     }
     if (*status == OK) {
@@ -339,6 +355,42 @@ void *rkm_leaderboard_build(request_rec *r, rkm_db *db, const rk_route *route, c
     }
     return out;
 }
+int rkm_leaderboard_with(request_rec *r, rkm_db *db, const char *cid, rkm_leaderboard_fn *fn,
+                         void *baton)
+{
+    kept_input *in = input_take(cid), scratch;
+    rk_leaderboard *lb = NULL;
+    int status;
+
+    if (!in) {
+        memset(&scratch, 0, sizeof(scratch));
+        in = &scratch;
+    }
+    in->published = 0;   /* the full view: its input is kept under the competition's id */
+    if (rkm_db_begin_read(r, db) != 0) {
+        status = HTTP_SERVICE_UNAVAILABLE;
+    }
+    else {
+        status = refresh(r, db, cid, cid, in);
+        rkm_db_end_read(r, db);
+    }
+    if (status == OK && !(lb = rk_leaderboard_compute(&in->in))) {
+        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "out of memory ranking competition %s", cid);
+        status = HTTP_INTERNAL_SERVER_ERROR;
+    }
+    if (lb) {
+        fn(baton, lb);
+        rk_leaderboard_free(lb);
+    }
+    if (in == &scratch) {
+        input_drop(in);
+    }
+    else {
+        apr_thread_mutex_unlock(in->lock);
+    }
+    return status;
+}
+
 int rkm_leaderboard_exists(request_rec *r, rkm_db *db, const rk_route *route)
 {
     const char *args[RK_MAX_IDS], *id[1];

@@ -20,6 +20,7 @@ struct rkm_listener {
     conn_rec *c;                /* its request's connection */
     apr_int64_t competition;    /* stream */
     const char *key;            /* stream: "voie" or "line" */
+    int published;              /* stream: the published view's events (API.md part 3) */
     apr_uint64_t rev;           /* poll: the data revision it waits to see move */
     const char *epoch;          /* poll: the epoch of that revision */
     apr_time_t deadline;        /* poll: when to answer 304 */
@@ -117,6 +118,16 @@ void rkm_listener_set_poll(rkm_listener *l, apr_uint64_t rev, const char *epoch,
     l->rev = rev;
     l->epoch = epoch;
     l->deadline = deadline;
+}
+
+void rkm_listener_set_published(rkm_listener *l, int published)
+{
+    l->published = published;
+}
+
+int rkm_listener_published(const rkm_listener *l)
+{
+    return l->published;
 }
 
 const char *rkm_listener_key(const rkm_listener *l)
@@ -270,12 +281,15 @@ static void unlink_listener(rkm_listener *l)
     l->plen = l->pcap = 0;
 }
 
-/* Queue the event of change C for the streams of its competition on SRC. */
+/* Queue the event of change C for the streams of its competition on SRC: in the view
+ * of each (the published view's may be none). */
 void rkm_listeners_dispatch(rkm_source *src, const rk_lane_change *c)
 {
     apr_int64_t id = apr_atoi64(c->id), comp = apr_atoi64(c->competition_id);
-    char *text[2] = { NULL, NULL };
-    size_t len[2] = { 0, 0 };
+    char *text[4] = { NULL, NULL, NULL, NULL }, *pub_lane = NULL;
+    size_t len[4] = { 0, 0, 0, 0 };
+    rk_lane_change pub;
+    int pub_event = -2;   /* not made yet */
     rkm_listener *l;
 
     for (l = head; l; l = l->next) {
@@ -284,19 +298,30 @@ void rkm_listeners_dispatch(rkm_source *src, const rk_lane_change *c)
         if (!l->stream || l->src != src || l->competition != comp || id <= l->last_id) {
             continue;
         }
-        k = l->key[0] == 'l';   /* the lane under "voie" or "line" */
+        k = (l->key[0] == 'l') + 2 * (l->published != 0);   /* "voie" or "line"; view */
+        if (l->published && pub_event == -2) {
+            pub_event = rk_sse_published(c, &pub, &pub_lane);
+        }
+        if (l->published && pub_event <= 0) {
+            l->last_id = id;   /* nothing the published view shows (or no memory) */
+            continue;
+        }
         if (!text[k]) {
-            len[k] = rk_sse_lane_event(NULL, c, l->key);
+            const rk_lane_change *e = l->published ? &pub : c;
+
+            len[k] = rk_sse_lane_event(NULL, e, l->key);
             if (!(text[k] = malloc(len[k]))) {
                 continue;
             }
-            rk_sse_lane_event(text[k], c, l->key);
+            rk_sse_lane_event(text[k], e, l->key);
         }
         append(l, text[k], len[k]);
         l->last_id = id;
     }
-    free(text[0]);
-    free(text[1]);
+    for (pub_event = 0; pub_event < 4; pub_event++) {
+        free(text[pub_event]);
+    }
+    free(pub_lane);
 }
 
 void rkm_listeners_moved(rkm_source *src, apr_uint64_t rev, const char *epoch)

@@ -77,6 +77,10 @@ conn_rec *rkm_listener_conn(const rkm_listener *l);
  * added; then the watcher's). */
 void rkm_listener_set_stream(rkm_listener *l, apr_int64_t competition, const char *key);
 const char *rkm_listener_key(const rkm_listener *l);
+/* A stream of the published view (API.md part 3: a reader's, an anonymous client's):
+ * a lane event only when the lane as that view shows it changes, shown so. */
+void rkm_listener_set_published(rkm_listener *l, int published);
+int rkm_listener_published(const rkm_listener *l);
 apr_int64_t rkm_listener_last_id(const rkm_listener *l);
 void rkm_listener_set_last_id(rkm_listener *l, apr_int64_t id);
 /* A long poll: the revision (REV, EPOCH) it waits to see move, and when it answers

@@ -1,14 +1,19 @@
-/* mod_ranking_read.c: the read path.  The answer of a read route depends on the route
- * and the data only: one strong ETag per data revision of the database (one lane's
- * answer: that lane's own tag); answers are built once per revision and cached
- * (mod_ranking_cache.c), and the preconditions (If-Match 412, If-None-Match 304) are
- * decided once the answer is known to exist. */
+/* mod_ranking_read.c: the read path.  The answer of a read route depends on the route,
+ * the data and the view (mod_ranking_view.h): one strong ETag per data revision of the
+ * database (one lane's answer: that lane's own tag; an answer of the published view
+ * of a competition with publication 'validated': a hash of its content, so that a
+ * judge's entry leaves it as it was); answers are built once per revision and view
+ * and cached (mod_ranking_cache.c; the view is part of the key, so that an answer of
+ * one view is never served to the other), and the preconditions (If-Match 412,
+ * If-None-Match 304) are decided once the answer is known to exist. */
 #include "mod_ranking_read.h"
 #include "mod_ranking_answer.h"
 #include "mod_ranking_request.h"
 #include "mod_ranking_leaderboard.h"
 #include "mod_ranking_cache.h"
 #include "mod_ranking_stream.h"
+#include "mod_ranking_view.h"
+#include "mod_ranking_rows.h"
 #include "rk_cache.h"
 #include "rk_cond.h"
 #include "rk_gzip.h"
@@ -16,123 +21,6 @@
 #include "rk_sse.h"
 #include "rk_mem.h"
 #include "rk_query.h"
-
-/* The index of the field NAME of RES, or -1. */
-static int field_index(const rk_resource *res, const char *name)
-{
-    int i;
-
-    for (i = 0; i < res->nfields; i++) {
-        if (strcmp(res->fields[i].name, name) == 0) {
-            return i;
-        }
-    }
-    return -1;
-}
-
-/* Keep the rows of VALS (NF values each) that LQ's filters select, then the page LQ
- * asks for; the number of rows selected (before paging) into *TOTAL. */
-static void filter_rows(apr_array_header_t *vals, int nf, const rk_resource *res,
-                        const rk_list_query *lq, size_t *total)
-{
-    const char *want[3] = { lq->division, lq->status, lq->wod };
-    int at[3] = { field_index(res, "division"), field_index(res, "status"),
-                  field_index(res, "wod_id") };
-    const char **row = (const char **)vals->elts, **keep = row;
-    size_t n = (size_t)vals->nelts, kept = 0, i, first, count;
-    int f;
-
-    for (i = 0; i < n; i++, row += nf) {
-        int ok = 1;
-
-        for (f = 0; f < 3 && ok; f++) {
-            ok = !want[f] || (at[f] >= 0 && row[at[f]] && strcmp(row[at[f]], want[f]) == 0);
-        }
-        if (ok) {
-            memmove(keep + kept * (size_t)nf, row, (size_t)nf * sizeof(*row));
-            kept++;
-        }
-    }
-    *total = kept;
-    first = lq->offset < 0 || (size_t)lq->offset > kept ? kept : (size_t)lq->offset;
-    count = kept - first;
-    if (lq->limit > 0 && (size_t)lq->limit < count) {
-        count = (size_t)lq->limit;
-    }
-    memmove(keep, keep + first * (size_t)nf, count * (size_t)nf * sizeof(*keep));
-    vals->nelts = (int)count;
-}
-
-/* The rows are read into a pool with an allocator of its own, destroyed before
- * returning: a large list leaves nothing behind in the request's pool, whose
- * allocator would keep the freed memory for later requests of the connection (up to
- * MaxMemFree each), nor in malloc arenas, where a JSON tree of it used to be built.
- * The answer is written straight from the rows (rk_json_answer): sized, then written. */
-void *rkm_build_answer(request_rec *r, rkm_db *db, const rk_route *route, const char *key,
-                      const rk_list_query *lq, int *status, size_t *len)
-{
-    const rk_route_def *def = rk_route_def_of(route->id);
-    const rk_resource *res = def->res;
-    /* a list's statement selects the parent's id first: its row is there (with NULL
-     * child columns) when the parent exists without children */
-    int skip = def->list && route->id != RK_ROUTE_COMPETITIONS;
-    int nf = res->nfields, found = 0, i;
-    const char *args[RK_MAX_IDS];
-    apr_pool_t *p;
-    apr_array_header_t *vals;
-    apr_dbd_results_t *rs = NULL;
-    apr_dbd_row_t *row = NULL;
-    char *out = NULL;
-
-    *status = HTTP_INTERNAL_SERVER_ERROR;
-    if (!(p = rkm_db_rows_pool(r))) {
-        return NULL;
-    }
-    vals = apr_array_make(p, 64, nf * (int)sizeof(const char *));   /* one row each */
-    rk_route_args(route, args);
-    if (rkm_db_select(r, p, db, def->query, args, &rs) != 0) {
-        *status = HTTP_SERVICE_UNAVAILABLE;
-        apr_pool_destroy(p);
-        return NULL;
-    }
-    /* keep the values: a driver may reuse a row's memory for the next */
-    while (apr_dbd_get_row(db->dbd->driver, p, rs, &row, -1) == 0) {
-        const char **v;
-
-        found = 1;
-        if ((!def->list && vals->nelts) || (skip && !rkm_db_col(db, row, skip))) {
-            continue;   /* drain; or the parent without children */
-        }
-        v = apr_array_push(vals);
-        for (i = 0; i < nf; i++) {
-            const char *c = rkm_db_col(db, row, skip + i);
-            v[i] = c ? apr_pstrdup(p, c) : NULL;
-        }
-    }
-    /* zero rows: what the path names does not exist; but the top-level list, which
-     * has no parent, is only empty */
-    if (!found && route->id != RK_ROUTE_COMPETITIONS) {
-        *status = HTTP_NOT_FOUND;
-    }
-    else {
-        const char *const *rows;
-        size_t total = (size_t)vals->nelts;
-
-        if (def->list && lq) {
-            filter_rows(vals, nf, res, lq, &total);
-        }
-        rows = (const char *const *)vals->elts;   /* one after the other */
-        *len = rk_json_answer(NULL, res, def->list, rows, (size_t)vals->nelts);
-        if ((out = rk_cache_value_new(key, *len)) != NULL) {
-            rk_json_answer(out, res, def->list, rows, (size_t)vals->nelts);
-            /* the whole (filtered) list's length, for X-Total-Count */
-            rk_cache_value_set_meta(out, total > UINT32_MAX ? UINT32_MAX : (uint32_t)total);
-            *status = HTTP_OK;
-        }
-    }
-    apr_pool_destroy(p);
-    return out;
-}
 
 /* The answer cache's key of a read: the database, the route, its ids and the
  * query parameters that change the answer. */
@@ -205,30 +93,34 @@ typedef struct {
     rkm_db *db;
     const char *key, *division;
     const rk_list_query *lq;
+    int published;   /* the published view of a competition with publication 'validated' */
 } answer_ctx;
 
 static void *make_answer(void *ctxv, int *status, size_t *len)
 {
     answer_ctx *a = ctxv;
+    void *v;
     int rv;
 
     if (!a->db->dbd && (rv = rkm_db_open(a->r, a->db)) != OK) {
         *status = rv;
         return NULL;
     }
-
-    return rk_route_def_of(a->rq->route.id)->answer == RK_ANSWER_LEADERBOARD
-           ? rkm_leaderboard_build(a->r, a->db, &a->rq->route, a->division, a->key, status, len)
-           : rkm_build_answer(a->r, a->db, &a->rq->route, a->key, a->lq, status, len);
+    v = rk_route_def_of(a->rq->route.id)->answer == RK_ANSWER_LEADERBOARD
+        ? rkm_leaderboard_build(a->r, a->db, &a->rq->route, a->division, a->published, a->key,
+                                status, len)
+        : rkm_build_answer(a->r, a->db, &a->rq->route, a->key, a->lq, a->published, status, len);
+    if (v && a->published) {   /* its ETag: its content (and X-Total-Count) */
+        rk_cache_value_set_tag(v, rk_cache_hash_bytes(v, *len, rk_cache_value_meta(v)));
+    }
+    return v;
 }
 
-/* The answer of KEY for the request's revision, from the cache or built.  NULL with
- * *STATUS (404, 503, 500) when there is none. */
-static const void *answer_of(request_rec *r, rkm_req *rq, rkm_db *db, const char *key,
-                             const char *division, const rk_list_query *lq, size_t *len,
-                             int *status)
+/* The value of KEY for the request's revision, from the cache or made by MAKE.  NULL
+ * with *STATUS (404, 503, 500) when there is none. */
+static const void *value_of(request_rec *r, rkm_req *rq, rkm_db *db, const char *key,
+                            make_fn *make, void *ctx, size_t *len, int *status)
 {
-    answer_ctx a = { r, rq, db, key, division, lq };
     const void *value;
 
     if (rq->rev_shared) {
@@ -242,7 +134,67 @@ static const void *answer_of(request_rec *r, rkm_req *rq, rkm_db *db, const char
             return NULL;
         }
     }
-    return cached_or_built(key, rq->rev.data, make_answer, &a, len, status);
+    return cached_or_built(key, rq->rev.data, make, ctx, len, status);
+}
+
+/* The answer of KEY (of the PUBLISHED view, else the full one) for the request's
+ * revision, from the cache or built.  NULL with *STATUS (404, 503, 500) when there is
+ * none. */
+static const void *answer_of(request_rec *r, rkm_req *rq, rkm_db *db, const char *key,
+                             const char *division, const rk_list_query *lq, int published,
+                             size_t *len, int *status)
+{
+    answer_ctx a = { r, rq, db, key, division, lq, published };
+
+    return value_of(r, rq, db, key, make_answer, &a, len, status);
+}
+
+/* What a competition's publication is read with (make_publication). */
+typedef struct {
+    request_rec *r;
+    rkm_db *db;
+    const char *cid, *key;
+} publication_ctx;
+
+/* One byte: 'v' (publication 'validated'), 'i' (else, or no such competition). */
+static void *make_publication(void *ctxv, int *status, size_t *len)
+{
+    publication_ctx *pc = ctxv;
+    const char *args[1] = { pc->cid }, *v[1] = { NULL };
+    char *out;
+    int rv;
+
+    if (!pc->db->dbd && (rv = rkm_db_open(pc->r, pc->db)) != OK) {
+        *status = rv;
+        return NULL;
+    }
+    if (rkm_db_select_one(pc->r, pc->db, RK_Q_PUBLICATION, args, v, 1) < 0) {
+        *status = HTTP_SERVICE_UNAVAILABLE;
+        return NULL;
+    }
+    if (!(out = rk_cache_value_new(pc->key, 1))) {
+        *status = HTTP_INTERNAL_SERVER_ERROR;
+        return NULL;
+    }
+    *out = v[0] && strcmp(v[0], "validated") == 0 ? 'v' : 'i';
+    *len = 1;
+    return out;
+}
+
+int rkm_read_publication(request_rec *r, rkm_req *rq, rkm_db *db, const char *cid, int *status)
+{
+    publication_ctx pc = { r, db, cid, apr_pstrcat(r->pool, rq->rev.epoch, "|PUBLICATION/",
+                                                  cid, NULL) };
+    const void *v;
+    size_t len;
+    int validated;
+
+    if (!(v = value_of(r, rq, db, pc.key, make_publication, &pc, &len, status))) {
+        return -1;
+    }
+    validated = *(const char *)v == 'v';
+    rk_cache_release(v);
+    return validated;
 }
 
 /* X-Total-Count on a list's answer (VALUE), and Link to the next page when LQ asks
@@ -291,10 +243,13 @@ static int has_own_etag(rk_route_id id)
 }
 
 /* The strong ETag of the answer VALUE of KEY: one per data revision, and per
- * parameter set (DIVISION, LQ); a single resource's own (own_answer_etag).  NULL when its
+ * parameter set (DIVISION, LQ); a single resource's own (own_answer_etag); of the
+ * PUBLISHED view of a competition with publication 'validated', one per content (its
+ * tag), so that a change the view does not show leaves it as it was.  NULL when a
+ * single resource's
  * answer is not of the expected shape. */
 static const char *answer_etag(request_rec *r, const rkm_req *rq, const char *key,
-                               const char *division, const rk_list_query *lq,
+                               const char *division, const rk_list_query *lq, int published,
                                const void *value, size_t len)
 {
     const char *etag;
@@ -302,7 +257,10 @@ static const char *answer_etag(request_rec *r, const rkm_req *rq, const char *ke
     if (has_own_etag(rq->route.id)) {
         return own_answer_etag(r, rq->route.id, rq->rev.epoch, value, len);
     }
-    etag = apr_psprintf(r->pool, "\"%s-%" APR_UINT64_T_FMT, rq->rev.epoch, rq->rev.data);
+    etag = published
+           ? apr_psprintf(r->pool, "\"%s-p%016" APR_UINT64_T_HEX_FMT, rq->rev.epoch,
+                          (apr_uint64_t)rk_cache_value_tag(value))
+           : apr_psprintf(r->pool, "\"%s-%" APR_UINT64_T_FMT, rq->rev.epoch, rq->rev.data);
     return division ? apr_psprintf(r->pool, "%s-d%08x\"", etag, rk_cache_hash(division))
            : lq->given ? apr_psprintf(r->pool, "%s-q%08x\"", etag, rk_cache_hash(strchr(key, '?')))
            : apr_pstrcat(r->pool, etag, "\"", NULL);
@@ -351,20 +309,113 @@ static const void *gzipped(request_rec *r, const char *key, apr_uint64_t rev, co
     return cached_or_built(g.gzkey, rev, make_gzip, &g, gzlen, &status);
 }
 
+/* The view of the request (mod_ranking_view.h), into *PUBLISHED: 1 only for an answer
+ * that shows scores of a competition with publication 'validated' (with 'immediate'
+ * the published view is the full one: the same key, ETag and cache entry).  0, or 1
+ * when the request is answered already (*RV: the handler's return): 403, 400 (a bad
+ * view of a path that exists; else 404), 503. */
+static int read_view(request_rec *r, rkm_req *rq, rkm_db *db, int *published, int *rv)
+{
+    const rk_route_def *def = rk_route_def_of(rq->route.id);
+    const void *value;
+    size_t len;
+    int status = rkm_view_of(r, rq, published), validated;
+
+    if (status == HTTP_BAD_REQUEST) {
+        if (def->answer == RK_ANSWER_LEADERBOARD) {
+            status = db->dbd || (status = rkm_db_open(r, db)) == OK
+                     ? rkm_leaderboard_exists(r, db, &rq->route) : status;
+            status = status == OK ? HTTP_BAD_REQUEST : status;
+        }
+        else if ((value = answer_of(r, rq, db, answer_key(r, rq, NULL, NULL), NULL, NULL, 0,
+                                    &len, &status)) != NULL) {
+            rk_cache_release(value);
+            status = HTTP_BAD_REQUEST;
+        }
+        *rv = status == HTTP_BAD_REQUEST ? rkm_send_error(r, status, "Invalid query")
+              : rkm_send_status(r, status);
+        return 1;
+    }
+    if (status != 0) {
+        *rv = rkm_send_status(r, status);
+        return 1;
+    }
+    if (!*published || !rkm_view_route(rq->route.id)) {
+        *published = 0;
+        return 0;
+    }
+    if ((validated = rkm_read_publication(r, rq, db, rq->route.ids[RK_ID_COMPETITION],
+                                          &status)) < 0) {
+        *rv = rkm_send_status(r, status);
+        return 1;
+    }
+    *published = validated;
+    return 0;
+}
+
+/* Send VALUE (LEN bytes, the answer under KEY, of ETag ETAG), the reference taken
+ * over: in its gzip coding when GZ (its ETag then ends "-gzip"), else as it is, with
+ * the list headers of LQ when QP; or 412, or 304, or a long poll's wait. */
+static int send_answer(request_rec *r, rkm_req *rq, const char *key, const void *value,
+                       size_t len, const char *etag, int gz, unsigned qp,
+                       const rk_list_query *lq)
+{
+    const char *plain = etag;
+    size_t gzlen = 0;
+    rk_cond cond;
+    int rv;
+
+    if (gz) {
+        etag = apr_pstrcat(r->pool, apr_pstrndup(r->pool, etag, strlen(etag) - 1), "-gzip\"", NULL);
+    }
+    cond = rk_cond_eval(apr_table_get(r->headers_in, "If-Match"),
+                        apr_table_get(r->headers_in, "If-None-Match"), etag, 1);
+    if (cond == RK_COND_FAILED) {
+        rk_cache_release(value);
+        return rkm_send_status(r, HTTP_PRECONDITION_FAILED);
+    }
+    apr_table_setn(r->headers_out, "ETag", etag);
+    if (cond == RK_COND_NOT_MODIFIED) {
+        int wait = rq->waited ? 0 : rk_prefer_wait(apr_table_get(r->headers_in, "Prefer"));
+
+        rk_cache_release(value);
+        /* a long poll: If-None-Match holds the current ETag, wait for a change */
+        if (wait > 0 && apr_table_get(r->headers_in, "If-None-Match")) {
+            rv = rkm_stream_wait(r, rq, wait);
+            return rv == RKM_WAIT_OVER ? rkm_read(r, rq) : rv;
+        }
+        r->status = HTTP_NOT_MODIFIED;
+        return OK;
+    }
+    if (qp) {
+        list_headers(r, value, lq);
+    }
+    if (gz) {
+        const void *z = gzipped(r, key, rq->rev.data, value, len, &gzlen);
+
+        if (z) {
+            rk_cache_release(value);
+            apr_table_setn(r->headers_out, "Content-Encoding", "gzip");
+            return rkm_send_value(r, z, gzlen);
+        }
+        apr_table_setn(r->headers_out, "ETag", plain);   /* sent as it is */
+    }
+    return rkm_send_value(r, value, len);
+}
+
 /* Order: the answer is found (cache) or built first, so that a resource that does not
  * exist is 404 whatever the preconditions say (a 304 or a 412 would tell a client that
  * something is there); then If-Match (412) and If-None-Match (304, or a long poll).
- * An answer is built once per data revision: a 304 costs a cache lookup. */
+ * An answer is built once per data revision and view: a 304 costs a cache lookup. */
 int rkm_read(request_rec *r, rkm_req *rq)
 {
     const rk_route_def *def = rk_route_def_of(rq->route.id);
-    const char *key, *division = NULL, *etag, *plain;
+    const char *key, *division = NULL, *etag;
     const void *value;
-    size_t len = 0, gzlen = 0;
-    int status, rv, enc, gz;
+    size_t len = 0;
+    int status, rv, enc, gz, published;
     unsigned qp = list_params(rq->route.id);
     rk_list_query lq;
-    rk_cond cond;
     rkm_db db;
 
     memset(&lq, 0, sizeof(lq));
@@ -404,7 +455,7 @@ int rkm_read(request_rec *r, rkm_req *rq)
 
         if (rk_list_query_parse(r->args, qp, apr_palloc(r->pool, n), n, &lq) < 0) {
             /* a bad query of a list that exists is 400; of one that does not, 404 */
-            if ((value = answer_of(r, rq, &db, answer_key(r, rq, NULL, NULL), NULL, NULL,
+            if ((value = answer_of(r, rq, &db, answer_key(r, rq, NULL, NULL), NULL, NULL, 0,
                                    &len, &status)) == NULL) {
                 return rkm_send_status(r, status);
             }
@@ -412,11 +463,17 @@ int rkm_read(request_rec *r, rkm_req *rq)
             return rkm_send_error(r, HTTP_BAD_REQUEST, "Invalid query");
         }
     }
+    if (read_view(r, rq, &db, &published, &rv)) {
+        return rv;
+    }
     key = answer_key(r, rq, division, &lq);
-    if ((value = answer_of(r, rq, &db, key, division, &lq, &len, &status)) == NULL) {
+    if (published) {   /* another answer, never served to the full view */
+        key = apr_pstrcat(r->pool, key, "|published", NULL);
+    }
+    if ((value = answer_of(r, rq, &db, key, division, &lq, published, &len, &status)) == NULL) {
         return rkm_send_status(r, status);   /* 404 (or 503, 500) first */
     }
-    etag = answer_etag(r, rq, key, division, &lq, value, len);
+    etag = answer_etag(r, rq, key, division, &lq, published, value, len);
     if (!etag) {
         rk_cache_release(value);
         ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "a resource's answer of an unexpected shape");
@@ -430,41 +487,5 @@ int rkm_read(request_rec *r, rkm_req *rq)
         rk_cache_release(value);
         return rkm_send_error(r, HTTP_NOT_ACCEPTABLE, "Not acceptable");
     }
-    plain = etag;
-    if (gz) {
-        etag = apr_pstrcat(r->pool, apr_pstrndup(r->pool, etag, strlen(etag) - 1), "-gzip\"", NULL);
-    }
-    cond = rk_cond_eval(apr_table_get(r->headers_in, "If-Match"),
-                        apr_table_get(r->headers_in, "If-None-Match"), etag, 1);
-    if (cond == RK_COND_FAILED) {
-        rk_cache_release(value);
-        return rkm_send_status(r, HTTP_PRECONDITION_FAILED);
-    }
-    apr_table_setn(r->headers_out, "ETag", etag);
-    if (cond == RK_COND_NOT_MODIFIED) {
-        int wait = rq->waited ? 0 : rk_prefer_wait(apr_table_get(r->headers_in, "Prefer"));
-
-        rk_cache_release(value);
-        /* a long poll: If-None-Match holds the current ETag, wait for a change */
-        if (wait > 0 && apr_table_get(r->headers_in, "If-None-Match")) {
-            rv = rkm_stream_wait(r, rq, wait);
-            return rv == RKM_WAIT_OVER ? rkm_read(r, rq) : rv;
-        }
-        r->status = HTTP_NOT_MODIFIED;
-        return OK;
-    }
-    if (qp) {
-        list_headers(r, value, &lq);
-    }
-    if (gz) {
-        const void *z = gzipped(r, key, rq->rev.data, value, len, &gzlen);
-
-        if (z) {
-            rk_cache_release(value);
-            apr_table_setn(r->headers_out, "Content-Encoding", "gzip");
-            return rkm_send_value(r, z, gzlen);
-        }
-        apr_table_setn(r->headers_out, "ETag", plain);   /* sent as it is */
-    }
-    return rkm_send_value(r, value, len);
+    return send_answer(r, rq, key, value, len, etag, gz, qp, &lq);
 }

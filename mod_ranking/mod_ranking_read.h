@@ -13,12 +13,11 @@ struct rkm_req;
 /* GET or HEAD of a read route. */
 int rkm_read(request_rec *r, struct rkm_req *rq);
 
-/* The answer of ROUTE (a read route) written into a value of its exact size
- * (rk_cache_value_new under KEY; KEY NULL: a value only sent, never cached), the
- * caller holding its reference; or NULL with *STATUS 404, 503 or 500.  A list is
- * filtered and paged as LQ says (NULL: whole), the number of rows its filters select
- * kept with the value (rk_cache_value_meta, for X-Total-Count). */
-void *rkm_build_answer(request_rec *r, rkm_db *db, const rk_route *route, const char *key,
-                      const rk_list_query *lq, int *status, size_t *len);
+/* Whether the published view of competition CID differs from the full one (its
+ * publication is 'validated'), at the request's revision (cached with the answers):
+ * 1 or 0; 0 also when there is no such competition (its answers are 404 anyway); -1
+ * with *STATUS when the database cannot tell. */
+int rkm_read_publication(request_rec *r, struct rkm_req *rq, rkm_db *db, const char *cid,
+                         int *status);
 
 #endif

@@ -13,6 +13,7 @@
 #include "mod_ranking_parked.h"
 #include "mod_ranking_places.h"
 #include "mod_ranking_request.h"
+#include "mod_ranking_view.h"
 #include "mod_ranking_watcher.h"
 #include "rk_sse.h"
 
@@ -42,22 +43,37 @@ typedef struct {
     int failed;
 } replay_page;
 
-static void replay_change(void *baton, const rk_lane_change *ch)
+static void replay_change(void *baton, const rk_lane_change *change)
 {
     replay_page *pg = baton;
+    const rk_lane_change *ch = change;
+    rk_lane_change pub;
     size_t k;
-    char *bigger;
+    char *bigger, *pub_lane = NULL;
 
     if (pg->failed) {
         return;
     }
+    if (rkm_listener_published(pg->l)) {   /* the published view's event, if any */
+        switch (rk_sse_published(change, &pub, &pub_lane)) {
+        case -1:
+            pg->failed = 1;
+            return;
+        case 0:
+            rkm_listener_set_last_id(pg->l, apr_atoi64(change->id));
+            return;
+        }
+        ch = &pub;
+    }
     k = rk_sse_lane_event(NULL, ch, rkm_listener_key(pg->l));
     if (!(bigger = realloc(pg->text, pg->n + k))) {
+        free(pub_lane);
         pg->failed = 1;
         return;
     }
     pg->text = bigger;
     rk_sse_lane_event(pg->text + pg->n, ch, rkm_listener_key(pg->l));
+    free(pub_lane);
     pg->n += k;
     rkm_listener_set_last_id(pg->l, apr_atoi64(ch->id));
 }
@@ -116,8 +132,13 @@ int rkm_events(request_rec *r, rkm_req *rq)
     rkm_db db;
     const char *args[RK_MAX_IDS], *found[1];
     apr_int64_t last = 0, competition;
-    int rv, resume;
+    int rv, resume, published;
 
+    /* the view: a reader's and an anonymous spectator's stream is the published one */
+    if ((rv = rkm_view_of(r, rq, &published)) != 0) {
+        return rv == HTTP_BAD_REQUEST ? rkm_send_error(r, rv, "Invalid query")
+               : rkm_send_status(r, rv);
+    }
     if (!rk_sse_accepts(apr_table_get(r->headers_in, "Accept"))) {
         return rkm_send_status(r, HTTP_NOT_ACCEPTABLE);
     }
@@ -144,6 +165,7 @@ int rkm_events(request_rec *r, rkm_req *rq)
     competition = apr_atoi64(rq->route.ids[RK_ID_COMPETITION]);
     rkm_listener_set_stream(l, competition,
                             (rkm_config_variants(r) & RK_VARIANT_A) ? "voie" : "line");
+    rkm_listener_set_published(l, published);
     rkm_watcher_lock();
     rv = rkm_places_take(rkm_listener_async(l), rkm_listener_conn(l));
     rkm_watcher_unlock();

@@ -26,11 +26,11 @@
 #include "rk_score.h"
 
 #define SAVEPOINT "rk_lane"
-#define LANE_FIELDS 7   /* rk_res_voie.nfields: the columns of RK_Q_A_VOIE */
+#define LANE_FIELDS RKM_LANE_FIELDS
+#define LANE_SCORE 5    /* where score and tiebreak are in them */
+#define LANE_TIEBREAK 6
 
-/* The lane of ROUTE as the API shows it, into V (LANE_FIELDS values in r->pool): 1,
- * 0 when there is none, -1 on a database error. */
-static int lane_row(request_rec *r, rkm_db *db, const rk_route *route, const char **v)
+int rkm_lane_row(request_rec *r, rkm_db *db, const rk_route *route, const char **v)
 {
     const char *args[RK_MAX_IDS];
 
@@ -38,7 +38,7 @@ static int lane_row(request_rec *r, rkm_db *db, const rk_route *route, const cha
     return rkm_db_select_one(r, db, RK_Q_A_VOIE, args, v, LANE_FIELDS);
 }
 
-static const char *lane_json(request_rec *r, const char *const *v)
+const char *rkm_lane_json(request_rec *r, const char *const *v)
 {
     size_t n = rk_json_object(NULL, &rk_res_voie, v);
     char *out = apr_palloc(r->pool, n + 1);
@@ -50,7 +50,7 @@ static const char *lane_json(request_rec *r, const char *const *v)
 
 /* The lane's strong ETag from its row V (LANE_FIELDS values): the tag a GET of the
  * voie (or line) shows (rk_lane_etag of the same object bytes). */
-static const char *lane_etag(request_rec *r, const rkm_req *rq, const char *lane_obj)
+const char *rkm_lane_etag(request_rec *r, const rkm_req *rq, const char *lane_obj)
 {
     return rk_lane_etag(rq->rev.epoch, lane_obj, strlen(lane_obj),
                         apr_palloc(r->pool, RK_LANE_ETAG_MAX));
@@ -59,14 +59,21 @@ static const char *lane_etag(request_rec *r, const rkm_req *rq, const char *lane
 /* The preconditions of a write (If-Match, If-None-Match) against the lane as it is
  * now (its JSON object): RK_COND_PASS or RK_COND_FAILED (412).  A request without
  * them passes without a look at the lane. */
-static int has_conditions(request_rec *r)
+int rkm_lane_has_conditions(request_rec *r)
 {
     return apr_table_get(r->headers_in, "If-Match") || apr_table_get(r->headers_in, "If-None-Match");
 }
 
+static rk_cond write_cond(request_rec *r, const rkm_req *rq, const char *lane_obj);
+
+int rkm_lane_cond_failed(request_rec *r, const rkm_req *rq, const char *lane_obj)
+{
+    return rkm_lane_has_conditions(r) && write_cond(r, rq, lane_obj) == RK_COND_FAILED;
+}
+
 static rk_cond write_cond(request_rec *r, const rkm_req *rq, const char *lane_obj)
 {
-    const char *etag = lane_etag(r, rq, lane_obj);
+    const char *etag = rkm_lane_etag(r, rq, lane_obj);
 
     if (!etag) {
         return RK_COND_FAILED;
@@ -106,26 +113,27 @@ static int apply(rkm_db *db, put_job *job, rk_lane_args *la)
     request_rec *r = job->r;
     const rk_route *route = &job->rq->route;
     const rk_lane_patch *patch = job->patch;
-    const char *args[RK_MAX_IDS], *lane[4], *found_spot[1];
+    const char *args[RK_MAX_IDS], *lane[5], *found_spot[1];
     const char *before[LANE_FIELDS], *after[LANE_FIELDS], *after_obj;
     apr_int64_t lane_count;
+    rk_lane_now now;
     rk_score score;
     int nrows;
 
     rk_route_args(route, args);
-    /* lane id, lane_count, the heat's WOD's scoring and time_cap */
-    switch (rkm_db_select_one(r, db, RK_Q_LANE_FOR_UPDATE, args, lane, 4)) {
+    /* lane id, lane_count, the heat's WOD's scoring and time_cap, the publication */
+    switch (rkm_db_select_one(r, db, RK_Q_LANE_FOR_UPDATE, args, lane, 5)) {
     case -1: job->status = HTTP_SERVICE_UNAVAILABLE; return 0;
     case 0:  job->status = HTTP_NOT_FOUND; return 0;   /* deleted meanwhile */
     }
-    if (lane_row(r, db, route, before) != 1) {
+    if (rkm_lane_row(r, db, route, before) != 1) {
         job->status = HTTP_SERVICE_UNAVAILABLE;
         return 0;
     }
     /* If-Match / If-None-Match, against the lane in this transaction: a writer with a
      * stale ETag cannot overwrite a change committed since it read the lane (the
      * check before the queue may have passed against an older state) */
-    if (has_conditions(r) && write_cond(r, job->rq, lane_json(r, before)) == RK_COND_FAILED) {
+    if (rkm_lane_has_conditions(r) && write_cond(r, job->rq, rkm_lane_json(r, before)) == RK_COND_FAILED) {
         job->status = HTTP_PRECONDITION_FAILED;
         return 0;
     }
@@ -152,16 +160,20 @@ static int apply(rkm_db *db, put_job *job, rk_lane_args *la)
             return 0;
         }
     }
-    rk_lane_args_pack(patch, route->ids[RK_ID_A_HEAT], route->ids[RK_ID_A_LANE], la);
+    /* its score_status and published values follow from the lane as it is now */
+    now.score = before[LANE_SCORE];
+    now.tiebreak = before[LANE_TIEBREAK];
+    now.immediate = !lane[4] || strcmp(lane[4], "validated") != 0;
+    rk_lane_args_pack(patch, route->ids[RK_ID_A_HEAT], route->ids[RK_ID_A_LANE], &now, la);
     if (rkm_db_query(r, db, RK_Q_LANE_UPDATE, la->update, &nrows, APLOG_INFO) != 0) {
         job->status = HTTP_SERVICE_UNAVAILABLE;
         return 1;
     }
     /* the lane as stored: the answer, its ETag, and the change log's "after" */
-    if (lane_row(r, db, route, after) != 1
-        || !(after_obj = lane_json(r, after))
-        || rkm_changes_record(r, db, route, nrows, "update", lane_json(r, before), after_obj) != 0
-        || !(job->etag = lane_etag(r, job->rq, after_obj))) {
+    if (rkm_lane_row(r, db, route, after) != 1
+        || !(after_obj = rkm_lane_json(r, after))
+        || rkm_changes_record(r, db, route, nrows, "update", rkm_lane_json(r, before), after_obj) != 0
+        || !(job->etag = rkm_lane_etag(r, job->rq, after_obj))) {
         job->status = HTTP_SERVICE_UNAVAILABLE;
         return 0;
     }
@@ -292,12 +304,12 @@ int rkm_put_lane(request_rec *r, rkm_req *rq)
     }
     /* 412 before the body (415, 413, 400) when the lane already fails the
      * preconditions; the transaction checks again */
-    if (has_conditions(r)) {
-        switch (lane_row(r, &db, &rq->route, now)) {
+    if (rkm_lane_has_conditions(r)) {
+        switch (rkm_lane_row(r, &db, &rq->route, now)) {
         case -1: return rkm_send_status(r, HTTP_SERVICE_UNAVAILABLE);
         case 0:  return rkm_send_status(r, HTTP_NOT_FOUND);
         }
-        if (write_cond(r, rq, lane_json(r, now)) == RK_COND_FAILED) {
+        if (write_cond(r, rq, rkm_lane_json(r, now)) == RK_COND_FAILED) {
             return rkm_send_status(r, HTTP_PRECONDITION_FAILED);
         }
     }
@@ -349,7 +361,7 @@ int rkm_delete_lane(request_rec *r, rkm_req *rq)
     if ((rv = rkm_db_open(r, &db)) != OK) {
         return rkm_send_status(r, rv);
     }
-    if (has_conditions(r) && rkm_request_revision(r, &db, rq) != 0) {
+    if (rkm_lane_has_conditions(r) && rkm_request_revision(r, &db, rq) != 0) {
         return rkm_send_status(r, HTTP_SERVICE_UNAVAILABLE);   /* the epoch of the ETag */
     }
     rk_route_args(&rq->route, args);
@@ -359,15 +371,15 @@ int rkm_delete_lane(request_rec *r, rkm_req *rq)
     }
     /* the lane, gone, and its last state in the change log: all or nothing */
     begun = rkm_db_begin_write(r, &db, deadline) == 0;
-    if (begun && (found = lane_row(r, &db, &rq->route, before)) == 1 && has_conditions(r)
-        && write_cond(r, rq, lane_json(r, before)) == RK_COND_FAILED) {
+    if (begun && (found = rkm_lane_row(r, &db, &rq->route, before)) == 1 && rkm_lane_has_conditions(r)
+        && write_cond(r, rq, rkm_lane_json(r, before)) == RK_COND_FAILED) {
         failed_cond = 1;   /* 412: nothing deleted, rolled back */
         rv = -1;
     }
     else if (begun && found == 1) {
         rv = rkm_db_query(r, &db, RK_Q_LANE_DELETE, args, &nrows, APLOG_ERR);
         if (rv == 0) {
-            rv = rkm_changes_record(r, &db, &rq->route, nrows, "delete", lane_json(r, before), NULL);
+            rv = rkm_changes_record(r, &db, &rq->route, nrows, "delete", rkm_lane_json(r, before), NULL);
         }
         rv = rv == 0 ? rkm_db_commit(r, &db) : -1;
     }

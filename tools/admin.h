@@ -12,6 +12,7 @@
  *   admin_schema.c     init, upgrade, history prune
  *   admin_data.c       export, import, import-spots (the rows of a competition)
  *   admin_results.c    export-results (the overall leaderboard as CSV)
+ *   admin_heats.c      generate-heats (heats seeded from the ranking, lib/rk_seed.h)
  *
  * The pure parts, without a database: admin_values.c (single values), admin_doc.c
  * (the competition document), admin_check.c and admin_shape.c (the checks of an
@@ -152,7 +153,12 @@ typedef struct {
     const char *arg[2];         /* the command's operands (after its words) */
     int nargs;
     char arg_id[21];            /* CMD_COMPETITION: the first operand, an id */
-    int replace;                /* import --replace */
+    int replace;                /* import, generate-heats --replace */
+    int dry_run;                /* generate-heats --dry-run */
+    const char *gen_opt[32];    /* generate-heats: its options with a value, in order
+                                 * (each as given: the name ends at "=" or the end) */
+    const char *gen_val[32];
+    int ngen;
     int force;                  /* import --force */
 } opts_t;
 
@@ -168,6 +174,14 @@ admin_run_fn cmd_grant, cmd_revoke_grant;
 admin_run_fn cmd_init, cmd_upgrade, cmd_history_prune;
 /* admin_data.c, admin_results.c */
 admin_run_fn cmd_export, cmd_import, cmd_import_spots, cmd_export_results;
+/* admin_heats.c */
+admin_run_fn cmd_generate_heats;
+
+/* admin_results.c: rank competition CID (the full view) into *LB (free with
+ * rk_leaderboard_free; it points into rows kept in DB's pool).  0, or an exit status
+ * (EXIT_USER: no such competition, said). */
+struct rk_leaderboard;
+int admin_rank(db_t *db, const char *cid, struct rk_leaderboard **lb);
 
 /* Before a command other than upgrade: a note on stderr when the schema is not the
  * one this command knows (admin_schema.c). */
@@ -195,6 +209,10 @@ extern const char admin_usage_text[], admin_help_text[];
  * status. */
 int data_select(db_t *db, const char *sql, int nargs, const char **args, int ncols,
                 struct apr_array_header_t *out);
+
+/* Run the statement SQL with NARGS ARGS (NULL: SQL NULL); *NROWS (unless NULL) the
+ * rows it changed.  0 or an exit status. */
+int data_run_n(db_t *db, const char *sql, int nargs, const char **args, int *nrows);
 
 /* Refuse a database older than schema version 2 (the columns of export and import)
  * for COMMAND.  0 or an exit status. */

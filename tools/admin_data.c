@@ -76,8 +76,7 @@ int data_select(db_t *db, const char *sql, int nargs, const char **args, int nco
     return 0;
 }
 
-/* Run the statement SQL with NARGS ARGS (NULL: SQL NULL).  0 or an exit status. */
-static int data_run(db_t *db, const char *sql, int nargs, const char **args)
+int data_run_n(db_t *db, const char *sql, int nargs, const char **args, int *nrows)
 {
     apr_dbd_prepared_t *st;
     int rc, r, n = 0;
@@ -86,7 +85,16 @@ static int data_run(db_t *db, const char *sql, int nargs, const char **args)
         return rc;
     }
     r = apr_dbd_pquery(db->driver, db->pool, db->handle, &n, st, nargs, args);
+    if (nrows) {
+        *nrows = n;
+    }
     return r == 0 ? 0 : db_fail(db, r, apr_psprintf(db->pool, "'%s'", sql));
+}
+
+/* Run the statement SQL with NARGS ARGS (NULL: SQL NULL).  0 or an exit status. */
+static int data_run(db_t *db, const char *sql, int nargs, const char **args)
+{
+    return data_run_n(db, sql, nargs, args, NULL);
 }
 
 /* The columns of a competition (ranking, a lane's tiebreak) as export and import

@@ -18,7 +18,7 @@
 
 /* The rows of competition CID that the leaderboard needs, each a const char **. */
 typedef struct {
-    apr_array_header_t *comp;   /* id, ranking */
+    apr_array_header_t *comp;   /* id, ranking, advance */
     apr_array_header_t *wods;   /* id, scoring, time_cap */
     apr_array_header_t *names;  /* the WODs' rows (admin_doc.h), for their names */
     apr_array_header_t *spots;  /* id, name, division, bib */
@@ -40,7 +40,7 @@ static int read_rows(db_t *db, const char *cid, results_rows *r)
     if ((rc = db_begin(db)) != 0) {
         return rc;
     }
-    if ((rc = data_select(db, rk_queries[RK_Q_LEADERBOARD_COMPETITION].sql, 1, args, 2, r->comp)) == 0
+    if ((rc = data_select(db, rk_queries[RK_Q_LEADERBOARD_COMPETITION].sql, 1, args, 3, r->comp)) == 0
         && (rc = data_select(db, rk_queries[RK_Q_LEADERBOARD_WODS].sql, 1, args, 3, r->wods)) == 0
         && (rc = data_select(db, admin_sql_select(db->pool, AD_WOD), 1, args,
                              admin_tables[AD_WOD].ncols, r->names)) == 0
@@ -62,6 +62,7 @@ static void lb_input(apr_pool_t *p, const results_rows *r, rk_leaderboard_input 
     memset(in, 0, sizeof(*in));
     in->competition_id = APR_ARRAY_IDX(r->comp, 0, const char **)[0];
     in->ranking = APR_ARRAY_IDX(r->comp, 0, const char **)[1];
+    in->advance = APR_ARRAY_IDX(r->comp, 0, const char **)[2];
     in->nwods = (size_t)r->wods->nelts;
     in->wods = w = apr_pcalloc(p, (in->nwods + 1) * sizeof(*w));
     for (i = 0; i < in->nwods; i++) {
@@ -168,6 +169,26 @@ static void write_entries(json_t *divs)
             fputs("\r\n", stdout);
         }
     }
+}
+
+int admin_rank(db_t *db, const char *cid, rk_leaderboard **lb)
+{
+    results_rows rows;
+    rk_leaderboard_input in;
+    int rc = read_rows(db, cid, &rows);
+
+    if (rc != 0) {
+        return rc;
+    }
+    if (rows.comp->nelts == 0) {
+        return no_competition(cid);
+    }
+    lb_input(db->pool, &rows, &in);
+    if (!(*lb = rk_leaderboard_compute(&in))) {
+        admin_err("out of memory");
+        return EXIT_DB;
+    }
+    return 0;
 }
 
 int cmd_export_results(db_t *db, const opts_t *o)

@@ -107,6 +107,8 @@ static const command commands[] = {
     { "import-spots", NULL, "COMPETITION_ID FILE.csv|-", 2, CMD_COMPETITION, 0, 0,
       cmd_import_spots },
     { "export-results", NULL, "COMPETITION_ID", 1, CMD_COMPETITION, 0, 0, cmd_export_results },
+    { "generate-heats", NULL, "COMPETITION_ID WOD_ID --zone ID [options]", 2, CMD_COMPETITION,
+      OPT_REPLACE, 0, cmd_generate_heats },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -174,6 +176,21 @@ typedef struct {
     int help, version;
 } words_t;
 
+/* The options of generate-heats that take a value (A, the option's first LEN bytes). */
+static int gen_option(const char *a, size_t len)
+{
+    static const char *const names[] = { "--zone", "--lanes", "--order", "--lane-order", "--top",
+                                         "--start-time", "--interval", "--seed", "--division" };
+    size_t i;
+
+    for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        if (strlen(names[i]) == len && strncmp(a, names[i], len) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Read the options of ARGV into O and W (they may come before or after the command),
  * its other words into W.  -1 to go on, or an exit status (a usage error). */
 static int read_options(int argc, const char *const *argv, opts_t *o, words_t *w)
@@ -208,8 +225,19 @@ static int read_options(int argc, const char *const *argv, opts_t *o, words_t *w
             *(a[2] == 'r' ? &o->replace : &o->force) = 1;
             continue;
         }
+        if (strcmp(a, "--dry-run") == 0) {
+            o->dry_run = 1;
+            continue;
+        }
         len = strcspn(a, "=");
-        if (len == 8 && strncmp(a, "--driver", len) == 0) {
+        if (gen_option(a, len)) {
+            if (o->ngen == (int)(sizeof(o->gen_opt) / sizeof(o->gen_opt[0]))) {
+                return admin_usage_error("too many options");
+            }
+            o->gen_opt[o->ngen] = a;   /* the name: up to "=" */
+            slot = &o->gen_val[o->ngen++];
+        }
+        else if (len == 8 && strncmp(a, "--driver", len) == 0) {
             slot = &o->driver;
         }
         else if (len == 8 && strncmp(a, "--params", len) == 0) {
@@ -287,8 +315,12 @@ static int read_command(const words_t *w, opts_t *o)
                                  "'revoke-grant' only");
     }
     if ((o->replace || o->force) && !(c->options & OPT_REPLACE)) {
-        return admin_usage_error("%s goes with 'import' only",
-                                 o->replace ? "--replace" : "--force");
+        return admin_usage_error("%s goes with 'import'%s only", o->replace ? "--replace" : "--force",
+                                 o->replace ? " and 'generate-heats'" : "");
+    }
+    if ((o->ngen || o->dry_run) && c->run != cmd_generate_heats) {
+        return admin_usage_error("%s goes with 'generate-heats' only",
+                                 o->ngen ? o->gen_opt[0] : "--dry-run");
     }
     if ((c->flags & CMD_COMPETITION) && !parse_id(o->arg[0], o->arg_id)) {
         return admin_usage_error("invalid competition id '%s': a whole number from 1 to "

@@ -357,6 +357,81 @@ S "$SC" import "$T/sc-fix.json" --force
 expect 0 "a new scoring with the scores changed to fit it"
 is "$(sqlite3 "$SC" "SELECT scoring FROM wod WHERE id = 12")" time "... imported"
 
+# ------------------------------------------------------------------ generate-heats (issue 28)
+# The plans are t/lib/SeedRef.pm's (an independent reference of API.md Part 3) from
+# t/lib/RankingRef.pm's overall leaderboard of sql/demo.sql: nothing from the command.
+seedref() {   # seedref REQUEST-JSON ZONE LANE_COUNT FIRST WOD: the expected answer, ids null
+    perl -I"$ROOT/t/lib" -MJSON::PP -MRankingRef -MSeedRef -e '
+        my ($req, $zone, $lc, $first, $wod, $sql) = @ARGV;
+        my $db = RankingRef::demo($sql);
+        my $want = SeedRef::plan(RankingRef::overall_board($db, 4), JSON::PP->new->decode($req),
+                                 { id => $zone, lane_count => $lc }, $first, "4", $wod);
+        print JSON::PP->new->utf8->canonical->encode($want), "\n"' "$@" "$ROOT/sql/demo.sql"
+}
+idless() {    # the answer on stdout, ids and heat_ids null, canonical
+    python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+for h in d.get("heats", []):
+    h["id"] = None
+    for v in h["voies"]:
+        v["id"] = None; v["heat_id"] = None
+print(json.dumps(d, sort_keys=True, separators=(",", ":")))' "$1"
+}
+canon() { python3 -c 'import json,sys; print(json.dumps(json.loads(sys.stdin.read()), sort_keys=True, separators=(",", ":")))'; }
+GH=$T/gh.db
+cp "$DEMO" "$GH"
+r0=$(rev "$GH") s0=$(state "$GH")
+S "$GH" generate-heats 4 34 --zone 43 --top 10 --lane-order center --dry-run
+expect 0 "generate-heats --dry-run (the README's final)"
+is "$(idless "$T/out")" "$(seedref '{"zone_id":"43","top":10,"lane_order":"center"}' 43 6 5 34 | canon)" \
+   "... the reference's plan, numbered after heat 4 of zone 43"
+is "$(state "$GH") $(rev "$GH")" "$s0 $r0" "... nothing written"
+S "$GH" generate-heats 4 34 --zone 43 --order random --seed 7 --lanes 4 --division RX --division '' --dry-run
+expect 0 "generate-heats random, two divisions"
+is "$(idless "$T/out")" "$(seedref '{"zone_id":"43","order":"random","seed":7,"lanes":4,"divisions":["RX",null]}' 43 6 5 34 | canon)" \
+   "... the reference's draw and blocks"
+S "$GH" generate-heats 4 34 --zone 43 --order bib --start-time 2026-11-15T16:00:00Z --interval 600
+expect 0 "generate-heats writes"
+is "$(idless "$T/out")" "$(seedref '{"zone_id":"43","order":"bib","start_time":"2026-11-15T16:00:00Z","interval":600}' 43 6 5 34 | canon)" \
+   "... the reference's plan"
+like "$T/err" "heats and" "... says what it wrote"
+is "$(sqlite3 "$GH" "SELECT COUNT(*) FROM heat WHERE zone_id = 43 AND wod_id = 34")" \
+   "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["heats"]))' "$T/out")" "... the heats are stored"
+is "$(sqlite3 "$GH" "SELECT group_concat(x, ' ') FROM (SELECT l.spot_id || ':' || l.number AS x FROM lane l JOIN heat h ON h.id = l.heat_id WHERE h.zone_id = 43 AND h.wod_id = 34 ORDER BY h.number, l.number)")" \
+   "$(python3 -c 'import json,sys; print(" ".join(v["spot_id"] + ":" + str(v["number"]) for h in json.load(open(sys.argv[1]))["heats"] for v in h["voies"]))' "$T/out")" \
+   "... and their lanes, with the printed ids' spots and numbers"
+ok "... the data revision moved" test "$(rev "$GH")" -gt "$r0"
+s1=$(state "$GH")
+S "$GH" generate-heats 4 34 --zone 43
+expect 2 "generate-heats again without --replace"
+like "$T/err" "--replace" "... says to use --replace"
+is "$(state "$GH")" "$s1" "... nothing changed"
+S "$GH" generate-heats 4 34 --zone 43 --replace --lanes 5
+expect 0 "generate-heats --replace"
+is "$(idless "$T/out")" "$(seedref '{"zone_id":"43","lanes":5,"replace":true}' 43 6 5 34 | canon)" \
+   "... the old heats gone, the new ones from number 5 again"
+sqlite3 "$GH" "UPDATE lane SET score = '90kg' WHERE id = (SELECT MAX(l.id) FROM lane l JOIN heat h ON h.id = l.heat_id WHERE h.zone_id = 43 AND h.wod_id = 34)"
+s1=$(state "$GH")
+S "$GH" generate-heats 4 34 --zone 43 --replace
+expect 2 "generate-heats --replace when a lane has a score"
+is "$(state "$GH")" "$s1" "... nothing changed"
+for bad in "--zone 43 --lanes 7|lanes is 1 to the zone" "--zone 43 --order name|order" \
+           "--zone 43 --division Elite|divisions names a division" "--zone 43 --top 0|top" \
+           "--zone 43 --lanes 2 --lanes 3|given twice" "--lanes 2|missing --zone" \
+           "--zone 43 --force|--force" "--zone 43 --start-time 2026-11-15|start_time"; do
+    # shellcheck disable=SC2086
+    S "$GH" generate-heats 4 34 ${bad%%|*}
+    expect 1 "generate-heats ${bad%%|*}: refused"
+    like "$T/err" "${bad#*|}" "... says why"
+done
+S "$GH" generate-heats 4 34 --zone 21
+expect 2 "generate-heats: a zone of another competition"
+S "$GH" generate-heats 4 36 --zone 43
+expect 2 "generate-heats: a WOD of another competition"
+S "$GH" export 4 --zone 43
+expect 1 "--zone with another command"
+is "$(state "$GH")" "$s1" "the refusals changed nothing"
+
 # ------------------------------------------------------------------ PostgreSQL
 # The checks of this part: with --no-pg, that many are shown as skipped (and a run
 # of the part checks that it still has that many).

@@ -129,7 +129,7 @@ refused(req(PUT => $V, $editor, '{"score":"x"}' . (' ' x 65536)), 413, undef,
 my $b64 = '{"score":"102.5 kg"' . (' ' x 44) . '}';
 is(length $b64, 64, '(a 64-byte body)');
 check_json(req(PUT => '/small/competition/2/zone/26/heat/253/voie/2012', $editor, $b64), 200,
-           { status => 'success', voie => { %{ $ORIG->{voie} }, score => '102.5 kg' } },
+           { status => 'success', voie => { %{ $ORIG->{voie} }, score => '102.5 kg', score_status => 'entered' } },
            '/small: a 64-byte body is accepted');
 check_json(req(PUT => $V, $editor, '{"score":null}'), 200, $ORIG, '(score put back)');
 

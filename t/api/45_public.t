@@ -104,8 +104,13 @@ is($res->header('Cache-Control'), 'no-store', 'no-store');
 check_401(req(GET => "/public$HISTORY"), 0, "a lane's history without a token");
 is(req(GET => "/public$HISTORY")->header('Cache-Control'), 'private, no-cache',
    'its 401: private, no-cache');
-check_401(req(GET => '/public/competition/2/events', undef, undef, { Accept => 'text/event-stream' }),
-          0, 'the event stream without a token');
+# spectators live (API.md part 3): the event stream needs no token either (its
+# published view: t/api/77_publication.t); HEAD answers its head
+{
+    my $res = req(HEAD => '/public/competition/2/events', undef, undef, { Accept => 'text/event-stream' });
+    is($res->code, 200, 'the event stream without a token: 200 (spectators live)');
+    like($res->header('Content-Type') // '', qr{^text/event-stream}, '... text/event-stream');
+}
 check_401(req(PUT => "/public$VOIE", undef, { score => 'x' }), 0, 'PUT without a token');
 check_401(req(DELETE => "/public$VOIE"), 0, 'DELETE without a token');
 check_401(req(POST => '/public/competition/'), 0, 'POST on a read route without a token (token first)');

@@ -18,7 +18,7 @@
 # and writes: a lane PUT on competition 2 shows at once (then put back), and ONE write
 # on competition 4 (lane 3024, heat 402: Scaled, WOD 31), whose effect on the WOD and
 # overall leaderboards is worked out by hand, put back exactly at the end.
-# tests: 226
+# tests: 234
 use strict;
 use warnings;
 use utf8;
@@ -495,7 +495,7 @@ sub with_lane {   # a copy of the demo data with lane ID changed
     check_json(req(GET => $V, $R), 200, { status => 'success', voie => $lane }, 'lane 3024 before');
     my $etag = req(GET => $WB->(4, 31), $R)->header('ETag') // '';
     check_json(req(PUT => $V, $E, { score => '5:00', tiebreak => '2:00' }), 200,
-               { status => 'success', voie => { %$lane, score => '5:00', tiebreak => '2:00' } },
+               { status => 'success', voie => { %$lane, score => '5:00', tiebreak => '2:00', score_status => 'entered' } },
                'PUT lane 3024 (competition 4): 5:00, tiebreak 2:00');
     my $res = req(GET => $WB->(4, 31), $R, undef, { 'If-None-Match' => $etag });
     is($res->code, 200, 'WOD 31: the old ETag no longer matches');
@@ -525,6 +525,35 @@ sub with_lane {   # a copy of the demo data with lane ID changed
     check_json(req(GET => $WB->(4, 31), $R), 200, wod_body(4, 31, 'time', 'places', %C4W31),
                'WOD 31 as before');
     check_json(req(GET => $AB->(4), $R), 200, RankingRef::overall_board($DEMO, 4), 'overall as before');
+}
+
+# ---------------------------------------------------------------- advance and advancing
+# API.md Part 3: the competition's advance (null in the demo data) is shown on the
+# competition, and each overall entry says whether its rank is at most it (per
+# division; null without one).  Set in the database, as the reference's input too.
+{
+    my ($c4) = grep { $_->{id} == 4 } @{ $DEMO->{competition} };
+    check_json(req(GET => $AB->(4), $R), 200, RankingRef::overall_board($DEMO, 4),
+               'advance null: every advancing null');
+    my ($rc, $out) = db_exec('UPDATE competition SET advance = 3 WHERE id = 4');
+    is($rc, 0, 'competition 4: advance 3') or diag($out);
+    local $c4->{advance} = 3;
+    my $want = RankingRef::overall_board($DEMO, 4);
+    check_json(req(GET => $AB->(4), $R), 200, $want, 'advance 3: the reference\'s advancing');
+    my @adv = map { my $d = $_; map { [$d->{division} // '', $_->{rank}, $_->{advancing}] } @{ $d->{entries} } }
+              @{ decode(req(GET => $AB->(4), $R))->{leaderboard}{divisions} };
+    ok((grep { $_->[2] } @adv) && (grep { defined $_->[2] && !$_->[2] } @adv)
+       && !(grep { !defined $_->[2] || ($_->[1] <= 3 xor $_->[2]) } @adv),
+       'advance 3: true exactly for ranks 1 to 3 of each division, both seen');
+    check_json(req(GET => $AB->(4, '?division=Scaled'), $R), 200,
+               RankingRef::overall_board($DEMO, 4, 'Scaled'), 'advance 3: one division');
+    is(decode(req(GET => '/api/competition/4', $R))->{competition}{advance}, 3,
+       'the competition shows advance 3');
+    ($rc, $out) = db_exec('UPDATE competition SET advance = NULL WHERE id = 4');
+    is($rc, 0, 'competition 4: advance back to null') or diag($out);
+    local $c4->{advance} = undef;
+    check_json(req(GET => $AB->(4), $R), 200, RankingRef::overall_board($DEMO, 4),
+               'advance null again: every advancing null');
 }
 
 tests_declared_ok(__FILE__);

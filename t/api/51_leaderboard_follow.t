@@ -163,8 +163,11 @@ sub free_number {
     $db->{lane} = [grep { $_ != $l } @{ $db->{lane} }];
     check_boards('after a delete');
     my @cols = qw(id heat_id number spot_id score tiebreak);
-    my ($rc, $out) = db_exec(sprintf('INSERT INTO lane (%s) VALUES (%s)', join(', ', @cols),
-        join(', ', map { defined $row{$_} ? "'$row{$_}'" : 'NULL' } @cols)));
+    # as the demo data has it: published (publication immediate), entered
+    my ($rc, $out) = db_exec(sprintf('INSERT INTO lane (%s, score_status, published_score, published_tiebreak)'
+                                     . ' VALUES (%s, %s)', join(', ', @cols),
+        join(', ', map { defined $row{$_} ? "'$row{$_}'" : 'NULL' } @cols),
+        join(', ', map { defined $_ ? "'$_'" : 'NULL' } ($row{score} ? 'entered' : undef), $row{score}, $row{tiebreak})));
     is($rc, 0, "lane $l->{id} inserted again with SQL, as in the demo data") or diag($out);
     push @{ $db->{lane} }, {%row};
     @RANKED = map { $_ == $l ? $db->{lane}[-1] : $_ } @RANKED;   # the row as it is now

@@ -83,8 +83,8 @@ ok(@new == 3 && $new[2]{action} eq 'delete' && !defined json_cmp($new[2]{before}
 isnt($res->header('ETag'), $etag, 'a new ETag');
 
 # put the lane back as it was (no route creates a lane)
-my ($rc, $out) = db_exec("INSERT INTO lane (id, heat_id, number, spot_id, score) "
-                         . "VALUES (2015, 254, 2, 156, '88kg')");
+my ($rc, $out) = db_exec("INSERT INTO lane (id, heat_id, number, spot_id, score, score_status, published_score) "
+                         . "VALUES (2015, 254, 2, 156, '88kg', 'entered', '88kg')");
 is($rc, 0, 'lane 2015 put back') or diag($out);
 check_json(req(GET => $V, $reader), 200, { status => 'success', voie => $lane0 }, 'lane 2015 as in the demo again');
 

@@ -13,7 +13,7 @@
 # answers, and every path and operation of the document was exercised.
 # The validator (npm packages of t/openapi) is installed by t/openapi/validate.sh when
 # missing; without it every check fails: nothing is skipped.
-# tests: 785
+# tests: 812
 use strict;
 use warnings;
 use utf8;
@@ -432,6 +432,46 @@ if ($victim->{id}) {
 else {
     fail('a lane to delete and restore');
 }
+
+# ---- validation (API.md part 3; the editor flag until the organizer role is served) ----
+{
+    # a validated lane back to 'entered' (competition 2 publishes immediately): no
+    # score, then its own
+    my $unvalidate = sub {
+        my ($path, $l) = @_;
+        return unless defined $l->{score} && ($l->{score_status} // '') eq 'validated';
+        req(PUT => "/api$path", $EDITOR, { score => undef });
+        req(PUT => "/api$path", $EDITOR, { score => $l->{score} });
+    };
+    my $VAL = "$VOIE/validate";
+    my $HEAT = $FREE{voie} =~ s{/voie/[0-9]+$}{}r;
+    ex(401, POST => $VAL);
+    ex(403, POST => $VAL, token => $READER, body => '{}');
+    ex(404, POST => "$P{2}{voies}$NO/validate", token => $EDITOR, body => '{}');
+    ex(412, POST => $VAL, token => $EDITOR, headers => { 'If-Match' => '"0-l0"' });
+    ex(415, POST => $VAL, token => $EDITOR, body => '{}', headers => { 'Content-Type' => 'text/plain' });
+    ex(400, POST => $VAL, token => $EDITOR, body => '{"score":"1"}');
+    ex(409, POST => "$FREE{voie}/validate", token => $EDITOR);   # lane 2029: no score
+    my $v = decode(ex(200, POST => $VAL, token => $EDITOR, body => '{}')) // {};
+    $unvalidate->($VOIE, $v->{voie} // {});
+    ex(401, POST => "$HEAT/validate");
+    ex(403, POST => "$HEAT/validate", token => $READER);
+    ex(404, POST => ($HEAT =~ s{/heat/[0-9]+$}{/heat/$NO}r) . '/validate', token => $EDITOR);
+    ex(415, POST => "$HEAT/validate", token => $EDITOR, body => '{}', headers => { 'Content-Type' => 'text/plain' });
+    ex(400, POST => "$HEAT/validate", token => $EDITOR, body => '[]');
+    my $h = decode(ex(200, POST => "$HEAT/validate", token => $EDITOR)) // {};
+    $unvalidate->("$HEAT/voie/$_->{id}", $_) for @{ $h->{voies} // [] };
+    is(json_cmp(decode(req(GET => "/api$VOIE", $READER)) // {}, $before), undef,
+       "$VOIE as it was after its validation");
+}
+# the views (API.md part 3): a reader's ?view=full is 403, another view 400
+for my $k (qw(voies voie lines line)) {
+    ex(403, GET => $P{2}{$k}, token => $READER, query => 'view=full');
+    ex(400, GET => $P{2}{$k}, token => $EDITOR, query => 'view=draft');
+}
+ex(403, GET => $_, token => $READER, query => 'view=full') for $LBW, $LBA;
+ex(403, GET => "/competition/2/events", token => $READER, query => 'view=full');
+ex(400, GET => "/competition/2/events", token => $READER, query => 'view=draft');
 
 # ---- lane history (variant A, editors only) ----
 # $VOIE has the updates above, $VICTIM ends with its delete (put back since, by hand)

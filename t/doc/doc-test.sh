@@ -286,5 +286,42 @@ server_tokens() {
 }
 check "the packaged site sets ServerTokens Prod (server-wide) as README.md's configuration does" server_tokens
 
+# The code's shape (issue 26): no file over its size limits (t/doc/sizes.sh), no
+# #include cycle between the project's files, and the revision and the change log
+# read and written in one glue file only.
+sizes() { local out; out=$("$ROOT/t/doc/sizes.sh" lib mod_ranking tools) && return 0; grep -v " passed, " <<<"$out"; return 1; }
+check "no .c file of lib/, mod_ranking/, tools/ over 500 lines, no function over 120 (t/doc/sizes.sh)" sizes
+include_cycles() {
+    perl -e '
+        use strict; my (%e, %state, @stack, $bad);
+        for my $f (map { glob "$_/*.[ch]" } qw(lib mod_ranking tools)) {
+            (my $b = $f) =~ s{.*/}{};
+            open my $fh, "<", $f or die; local $/; my $t = <$fh>;
+            $e{$b} = [ map { s{.*/}{}r } $t =~ /^\s*#\s*include\s+"([^"]+)"/mg ];
+        }
+        sub visit { my $n = shift; $state{$n} = 1; push @stack, $n;
+            for my $m (grep { exists $e{$_} } @{ $e{$n} }) {
+                if (($state{$m} // 0) == 1) { my @c = @stack; shift @c while $c[0] ne $m;
+                    print "cycle: @c $m\n"; $bad = 1 }
+                elsif (!$state{$m}) { visit($m) } }
+            pop @stack; $state{$n} = 2 }
+        visit($_) for grep { !$state{$_} } sort keys %e;
+        exit($bad ? 1 : 0);'
+}
+check "no #include cycle between the files of lib/, mod_ranking/ and tools/" include_cycles
+changes_owned() {
+    # the statements of the revision and of the change log (lane_history) are run
+    # only by mod_ranking_changes.c
+    local q bad=0
+    for q in $(grep -oE 'RK_Q_(REVISION|HISTORY)[A-Z_]*' lib/rk_sql.h | sort -u); do
+        for f in mod_ranking/*.c; do
+            [ "$(basename "$f")" = mod_ranking_changes.c ] && continue
+            if grep -qw "$q" "$f"; then echo "$f uses $q"; bad=1; fi
+        done
+    done
+    return "$bad"
+}
+check "the revision and the change log are read and written in mod_ranking_changes.c only" changes_owned
+
 if [ "$skip" -gt 0 ]; then echo "$pass passed, $fail failed, $skip skipped"; else echo "$pass passed, $fail failed"; fi
 [ "$fail" -eq 0 ]

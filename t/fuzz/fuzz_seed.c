@@ -1,4 +1,5 @@
-/* fuzz_seed.c: libFuzzer target for rk_seed_parse and rk_seed_plan_make (lib/rk_seed.c).
+/* fuzz_seed.c: libFuzzer target for rk_seed_parse and rk_seed_plan_make
+ * (lib/rk_seed_body.c, lib/rk_seed.c).
  *
  * The raw input is a generate-heats body, passed with its length in a heap buffer of
  * exactly that size (ASan catches any read past LEN).  Checks:
@@ -85,7 +86,7 @@ static int is_int_in(const json_t *v, long long lo, long long hi)
 }
 
 /* seconds of "YYYY-MM-DDTHH:MM:SSZ" by counting days from year 1 (a different way
- * from rk_seed.c's); -1 on a bad instant (the instants are never negative here: the
+ * from rk_seed_body.c's); -1 on a bad instant (the instants are never negative here: the
  * count starts at 0001-01-01) */
 static long long instant(const char *s, size_t len)
 {

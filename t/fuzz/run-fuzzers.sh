@@ -52,9 +52,9 @@ sources_for() {
         # part 3's bodies (rk_resource.c reads them with rk_body.c's rules) and the
         # Idempotency-Key helpers (rk_idem.c hashes with rk_token.c)
         resource) echo "$SRC/rk_resource.c $SRC/rk_idem.c $SRC/rk_body.c $SRC/rk_router.c $SRC/rk_json.c $SRC/rk_score.c $SRC/rk_token.c" ;;
-        # the generate-heats body and planner (rk_seed.c writes with rk_json.c, checks
-        # ids with rk_router.c)
-        seed)    echo "$SRC/rk_seed.c $SRC/rk_json.c $SRC/rk_router.c" ;;
+        # the generate-heats body and planner (rk_seed_body.c, rk_seed.c;
+        # rk_seed_json.c writes with rk_json.c; ids checked with rk_router.c)
+        seed)    echo "$SRC/rk_body.c $SRC/rk_score.c $SRC/rk_seed.c $SRC/rk_seed_body.c $SRC/rk_seed_json.c $SRC/rk_json.c $SRC/rk_router.c" ;;
         # the JSON writer of every answer (rk_jw_str, rk_jw_text), against jansson
         json)    echo "$SRC/rk_json.c" ;;
         *) die "unknown target $1" ;;

@@ -14,6 +14,7 @@ package RankingRef;
 use strict;
 use warnings;
 use utf8;
+use JSON::PP ();
 
 # ---------------------------------------------------------------- sql/demo.sql
 
@@ -273,7 +274,7 @@ sub compute {
         }
         $total{ $s->{id} }{rank} = $rank;
     }
-    return { comp => $comp, policy => $policy, wods => \@wods, divs => \@divs, spots => \@spots,
+    return { comp => $comp, policy => $policy, advance => $comp->{advance}, wods => \@wods, divs => \@divs, spots => \@spots,
              res => \%res, total => \%total, same_div => $same_div };
 }
 
@@ -324,9 +325,13 @@ sub overall_board {
                 { wod_id => "$_->{id}", rank => _num($r->{rank}), points => 0 + $r->{points},
                   score => $r->{lane} ? $r->{lane}{score} : undef }
             } @{ $k->{wods} };
+            # advancing (API.md Part 3): null without the competition's advance, else
+            # whether the overall rank is at most it
+            my $adv = $k->{advance};
             push @e, { rank => 0 + $t->{rank}, points => 0 + $t->{points}, spot_id => "$s->{id}",
-                       spot_name => $s->{name} // '', bib => _num($s->{bib}), results => \@results,
-                       id => $s->{id} };
+                       spot_name => $s->{name} // '', bib => _num($s->{bib}),
+                       advancing => defined $adv ? ($t->{rank} <= $adv ? JSON::PP::true : JSON::PP::false) : undef,
+                       results => \@results, id => $s->{id} };
         }
         @e = sort { $a->{rank} <=> $b->{rank} || _bib_id($a, $b) } @e;
         delete $_->{id} for @e;

@@ -380,21 +380,21 @@ sub check_405 {
 our %COMP = (
     1 => { id => '1', name => 'Paris Throwdown 2026', location => 'Halle Georges Carpentier, Paris',
            start_date => '2026-11-21', end_date => '2026-11-22', timezone => 'Europe/Paris',
-           status => 'in_progress', ranking => 'places' },
+           status => 'in_progress', ranking => 'places', advance => undef },
     2 => { id => '2', name => 'Northern Throwdown 2026', location => 'Lille Grand Palais, Lille',
            start_date => '2026-11-20', end_date => '2026-11-22', timezone => 'Europe/Paris',
-           status => 'in_progress', ranking => 'places' },
+           status => 'in_progress', ranking => 'places', advance => undef },
     3 => { id => '3', name => 'Lake Geneva Winter Games 2027',
            location => 'Centre sportif du Bout-du-Monde, Genève',
            start_date => '2027-02-06', end_date => '2027-02-07', timezone => 'Europe/Zurich',
-           status => 'upcoming', ranking => 'places' },
+           status => 'upcoming', ranking => 'places', advance => undef },
     # the ranking demos (their leaderboards: t/api/50_leaderboard.t)
     4 => { id => '4', name => 'Lyon Winter Showdown 2026', location => 'Halle Tony Garnier, Lyon',
            start_date => '2026-11-14', end_date => '2026-11-15', timezone => 'Europe/Paris',
-           status => 'finished', ranking => 'places' },
+           status => 'finished', ranking => 'places', advance => undef },
     5 => { id => '5', name => 'Bordeaux Chart Challenge 2026', location => 'Hangar 14, Bordeaux',
            start_date => '2026-11-07', end_date => '2026-11-07', timezone => 'Europe/Paris',
-           status => 'finished', ranking => 'chart100' },
+           status => 'finished', ranking => 'chart100', advance => undef },
 );
 our @COMP_ORDER = (5, 4, 2, 1, 3);   # start_date, id
 
@@ -455,11 +455,14 @@ our %HEAT = (
 our @HEAT_B_ORDER = (203, 202, 201, 204, 207, 205, 206);
 our %HEAT_A_ORDER = (21 => [202, 201, 205, 206], 22 => [203, 204], 23 => []);
 
-# lane_obj(ID, HEAT, NUMBER, SPOT_ID, SPOT_NAME, SCORE[, TIEBREAK])
-sub lane_obj { my ($id, $heat, $number, $spot, $spot_name, $score, $tiebreak) = @_;
+# lane_obj(ID, HEAT, NUMBER, SPOT_ID, SPOT_NAME, SCORE[, TIEBREAK[, SCORE_STATUS]]):
+# the demo's competitions publish immediately and no score of them is validated, so a
+# lane with a score is 'entered' unless told otherwise (API.md part 3)
+sub lane_obj { my ($id, $heat, $number, $spot, $spot_name, $score, $tiebreak, $status) = @_;
     return { id => "$id", heat_id => "$heat", number => $number,
              spot_id => defined $spot ? "$spot" : undef, spot_name => $spot_name,
-             score => $score, tiebreak => $tiebreak } }
+             score => $score, tiebreak => $tiebreak,
+             score_status => @_ > 7 ? $status : defined $score ? 'entered' : undef } }
 sub lane_ { my ($id, $heat, $number, $spot, $score) = @_;
     return lane_obj($id, $heat, $number, $spot, defined $spot ? $SPOT{$spot}{name} : undef, $score) }
 our %LANE = (
@@ -582,7 +585,7 @@ sub lb1_overall {
                     { wod_id => "$w", rank => $e->[0], points => $e->[1], score => $e->[3] }
                 } @wods;
                 { rank => $rank, points => $total, spot_id => "$spot", spot_name => $SPOT{$spot}{name},
-                  bib => $SPOT{$spot}{bib}, results => \@results }
+                  bib => $SPOT{$spot}{bib}, advancing => undef, results => \@results }
             } @{ $LB1_OVERALL{$d // ''} }] } } @divs] } };
 }
 

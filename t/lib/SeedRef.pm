@@ -1,7 +1,7 @@
 package SeedRef;
 # An independent reference of heat generation, written from the contract only (shared
 # API.md Part 3, "Heat generation and cut lines") and the PRNG that lib/rk_seed.h
-# documents for `random`.  It shares no code with lib/rk_seed.c: heat sizes come from
+# documents for `random`.  It shares no code with lib/rk_seed*.c: heat sizes come from
 # Hermite's identity (the k-th of H heats holds floor((n + k) / H) spots), the center
 # order from sorting lanes by their distance to (lane_count + 1) / 2 as a Perl number,
 # instants from Time::Local and gmtime.  Its input is what the API itself answers: the
@@ -19,7 +19,7 @@ package SeedRef;
 # Returns the expected dry-run answer {status => "success", heats => [{id => undef,
 # competition_id, zone_id, wod_id, number, start_time, status => "scheduled",
 # voies => [{id => undef, heat_id => undef, number, spot_id, spot_name, score => undef,
-# tiebreak => undef}, ...]}, ...]}, or {status => "error", code => 400} for a request
+# tiebreak => undef, score_status => undef}, ...]}, ...]}, or {status => "error", code => 400} for a request
 # the contract refuses (the message is not modelled).  A real (not dry) run answers the
 # same with ids filled in.
 #
@@ -263,7 +263,7 @@ sub plan {
                 push @voies, {
                     id => undef, heat_id => undef, number => $lane_order[$i],
                     spot_id => "$best_first[$i]{spot_id}", spot_name => $best_first[$i]{spot_name},
-                    score => undef, tiebreak => undef,
+                    score => undef, tiebreak => undef, score_status => undef,
                 };
             }
             push @heats, {

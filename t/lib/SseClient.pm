@@ -15,7 +15,9 @@ sub open {
     my ($hostport, $path, $token, @h) = @_;
     my $s = IO::Socket::INET->new(PeerAddr => $hostport, Timeout => 10) or die "connect $hostport: $!\n";
     binmode $s;
-    print {$s} join("\r\n", "GET $path HTTP/1.1", "Host: $hostport", "Authorization: Bearer $token",
+    # TOKEN undef: no Authorization header (a spectator of a public mount)
+    print {$s} join("\r\n", "GET $path HTTP/1.1", "Host: $hostport",
+                    (defined $token ? ("Authorization: Bearer $token") : ()),
                     "Accept: text/event-stream", @h, '', '');
     my $buf = '';
     my $sel = IO::Select->new($s);

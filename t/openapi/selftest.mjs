@@ -15,21 +15,21 @@ const b64 = (v) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).to
 const comp1 = {
     id: '1', name: 'Paris Throwdown 2026', location: 'Halle Georges Carpentier, Paris',
     start_date: '2026-11-21', end_date: '2026-11-22', timezone: 'Europe/Paris',
-    status: 'in_progress', ranking: 'places',
+    status: 'in_progress', ranking: 'places', advance: null,
 };
 const heat207 = {
     id: '207', competition_id: '1', zone_id: null, wod_id: '11', number: 3,
     start_time: '2026-11-21T11:30:00Z', status: 'finished',
 };
-const lane1005 = { id: '1005', heat_id: '202', number: 4, spot_id: null, spot_name: null, score: null, tiebreak: null };
-const lane1001 = { id: '1001', heat_id: '202', number: 3, spot_id: '102', spot_name: 'Barbell Brothers', score: '185kg', tiebreak: null };
+const lane1005 = { id: '1005', heat_id: '202', number: 4, spot_id: null, spot_name: null, score: null, tiebreak: null, score_status: null };
+const lane1001 = { id: '1001', heat_id: '202', number: 3, spot_id: '102', spot_name: 'Barbell Brothers', score: '185kg', tiebreak: null, score_status: 'entered' };
 // leaderboards (competition 1, WOD 11; abridged to one division each)
 const LB_WOD = '/competition/1/wod/11/leaderboard';
 const LB_ALL = '/competition/1/leaderboard';
 const entry104 = { rank: 1, points: 1, spot_id: '104', spot_name: 'Iron Lungs', bib: 7, score: '05:48', tiebreak: null, heat_id: '201', lane_id: '1012' };
 const entry104no = { rank: null, points: 3, spot_id: '104', spot_name: 'Iron Lungs', bib: 7, score: null, tiebreak: null, heat_id: null, lane_id: null };
 const wodBoard = (entries, extra = {}) => ({ status: 'success', leaderboard: { competition_id: '1', wod_id: '11', scoring: 'time', ranking: 'places', divisions: [{ division: 'RX', entries }], ...extra } });
-const overall104 = { rank: 1, points: 6, spot_id: '104', spot_name: 'Iron Lungs', bib: 7, results: [
+const overall104 = { rank: 1, points: 6, spot_id: '104', spot_name: 'Iron Lungs', bib: 7, advancing: null, results: [
     { wod_id: '13', rank: 1, points: 1, score: '192kg' }, { wod_id: '11', rank: 1, points: 1, score: '05:48' },
     { wod_id: '12', rank: null, points: 3, score: null }, { wod_id: '14', rank: null, points: 1, score: null }] };
 const allBoard = (entries, division = 'RX') => ({ status: 'success', leaderboard: { competition_id: '1', ranking: 'places', wods: ['13', '11', '12', '14'], divisions: [{ division, entries }] } });
@@ -41,7 +41,7 @@ const www = { 'www-authenticate': 'Bearer realm="ranking"' };
 // lane history and live updates (competition 2, lane 2015 of heat 254, zone 27)
 const HIST = '/competition/2/zone/27/heat/254/voie/2015/history';
 const EVENTS = '/competition/2/events';
-const lane2015 = { id: '2015', heat_id: '254', number: 2, spot_id: '156', spot_name: 'Masters of Disaster', score: '88kg', tiebreak: null };
+const lane2015 = { id: '2015', heat_id: '254', number: 2, spot_id: '156', spot_name: 'Masters of Disaster', score: '88kg', tiebreak: null, score_status: 'entered' };
 const lane2015b = { ...lane2015, score: '92.5 kg', tiebreak: '1:05' };
 const rec81 = { id: '81', at: '2026-11-21T09:31:02Z', user: 'judge', action: 'update', before: lane2015, after: lane2015b };
 const rec82 = { id: '82', at: '2026-11-21T09:40:15Z', user: 'judge', action: 'delete', before: lane2015b, after: null };

@@ -200,6 +200,7 @@ START_TEST(test_value_meta)
 
     ck_assert_ptr_nonnull(v);
     ck_assert_uint_eq(rk_cache_value_meta(v), 0);
+    ck_assert_uint_eq(rk_cache_value_tag(v), 0);
     ck_assert_str_eq(rk_cache_value_key(v), "k");
     {
         void *once = rk_cache_value_new(NULL, 1);   /* only sent, never cached */
@@ -209,6 +210,7 @@ START_TEST(test_value_meta)
         rk_cache_release(once);
     }
     rk_cache_value_set_meta(v, 4000000000u);
+    rk_cache_value_set_tag(v, 0x0123456789abcdefULL);
     memcpy(v, "abc", 3);
     ck_assert_int_eq(rk_cache_insert(c, 7, v), 0);
     rk_cache_release(v);
@@ -216,7 +218,13 @@ START_TEST(test_value_meta)
     ck_assert_ptr_nonnull(got);
     ck_assert_uint_eq(len, 3);
     ck_assert_uint_eq(rk_cache_value_meta(got), 4000000000u);
+    ck_assert(rk_cache_value_tag(got) == 0x0123456789abcdefULL);
     rk_cache_release(got);
+    /* the content hash: FNV-1a 64 ("a": af63dc4c8601ec8c), the seed counts, every byte counts */
+    ck_assert(rk_cache_hash_bytes("a", 1, 0) == 0xaf63dc4c8601ec8cULL);
+    ck_assert(rk_cache_hash_bytes("a", 1, 1) != rk_cache_hash_bytes("a", 1, 0));
+    ck_assert(rk_cache_hash_bytes("ab", 2, 0) != rk_cache_hash_bytes("ba", 2, 0));
+    ck_assert(rk_cache_hash_bytes("ab", 1, 0) == rk_cache_hash_bytes("a", 1, 0));
     rk_cache_destroy(c);
 }
 END_TEST

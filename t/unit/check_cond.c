@@ -87,7 +87,7 @@ START_TEST(eval)
 }
 END_TEST
 
-static const char *lane[7] = { "2019", "255", "3", "7", "Team \"A\"", "212", NULL };
+static const char *lane[8] = { "2019", "255", "3", "7", "Team \"A\"", "212", NULL, "entered" };
 
 static char *answer(const rk_resource *res, const char *const *v, size_t *len)
 {
@@ -104,7 +104,7 @@ START_TEST(lane_tags)
 {
     char t1[RK_LANE_ETAG_MAX], t2[RK_LANE_ETAG_MAX], t3[RK_LANE_ETAG_MAX];
     char *obj, *a_voie, *a_line;
-    const char *o, *changed[7];
+    const char *o, *changed[8];
     size_t n, la, ll, on;
     int i;
 
@@ -128,7 +128,7 @@ START_TEST(lane_tags)
     ck_assert(memcmp(o, obj, n) == 0);
     /* the same lane, the same tag; every change of a field, another tag */
     ck_assert_str_eq(rk_lane_etag("3f2a", o, on, t2), t1);
-    for (i = 0; i < 7; i++) {
+    for (i = 0; i < 8; i++) {
         size_t cn;
         char *co;
 

@@ -15,9 +15,9 @@ typedef struct {
     const rk_resource *res;
     const char *singular, *plural;
     int nfields;
-    const char *names[8];
-    rk_ftype types[8];
-    const char *values[8];   /* a full row */
+    const char *names[12];
+    rk_ftype types[12];
+    const char *values[12];   /* a full row */
     const char *full;        /* its compact JSON */
     const char *nulls;       /* the compact JSON of a row of SQL NULLs */
 } res_case;
@@ -28,16 +28,17 @@ typedef struct {
 #define Z RK_F_NSTR
 
 static const res_case cases[] = {
-    { &rk_res_competition, "competition", "competitions", 8,
-      { "id", "name", "location", "start_date", "end_date", "timezone", "status", "ranking" },
-      { I, S, Z, Z, Z, Z, Z, Z },
+    { &rk_res_competition, "competition", "competitions", 9,
+      { "id", "name", "location", "start_date", "end_date", "timezone", "status", "ranking",
+        "advance" },
+      { I, S, Z, Z, Z, Z, Z, Z, N },
       { "1", "Open de Paris", "Paris", "2026-11-21", "2026-11-22", "Europe/Paris", "upcoming",
-        "chart100" },
+        "chart100", "8" },
       "{\"id\":\"1\",\"name\":\"Open de Paris\",\"location\":\"Paris\",\"start_date\":\"2026-11-21\","
       "\"end_date\":\"2026-11-22\",\"timezone\":\"Europe/Paris\",\"status\":\"upcoming\","
-      "\"ranking\":\"chart100\"}",
+      "\"ranking\":\"chart100\",\"advance\":8}",
       "{\"id\":null,\"name\":\"\",\"location\":null,\"start_date\":null,\"end_date\":null,"
-      "\"timezone\":null,\"status\":null,\"ranking\":null}" },
+      "\"timezone\":null,\"status\":null,\"ranking\":null,\"advance\":null}" },
     { &rk_res_wod, "wod", "wods", 7,
       { "id", "name", "description", "competition_id", "position", "scoring", "time_cap" },
       { I, S, S, I, N, Z, N },
@@ -68,22 +69,24 @@ static const res_case cases[] = {
       "\"start_time\":\"2026-11-21T09:30:00Z\",\"status\":\"scheduled\"}",
       "{\"id\":null,\"competition_id\":null,\"zone_id\":null,\"wod_id\":null,\"number\":null,"
       "\"start_time\":null,\"status\":null}" },
-    { &rk_res_voie, "voie", "voies", 7,
-      { "id", "heat_id", "number", "spot_id", "spot_name", "score", "tiebreak" },
-      { I, I, N, I, Z, Z, Z },
-      { "900", "40", "3", "7", "Les Costauds", "07:45", "1:02.5" },
+    { &rk_res_voie, "voie", "voies", 8,
+      { "id", "heat_id", "number", "spot_id", "spot_name", "score", "tiebreak", "score_status" },
+      { I, I, N, I, Z, Z, Z, Z },
+      { "900", "40", "3", "7", "Les Costauds", "07:45", "1:02.5", "entered" },
       "{\"id\":\"900\",\"heat_id\":\"40\",\"number\":3,\"spot_id\":\"7\","
-      "\"spot_name\":\"Les Costauds\",\"score\":\"07:45\",\"tiebreak\":\"1:02.5\"}",
+      "\"spot_name\":\"Les Costauds\",\"score\":\"07:45\",\"tiebreak\":\"1:02.5\","
+      "\"score_status\":\"entered\"}",
       "{\"id\":null,\"heat_id\":null,\"number\":null,\"spot_id\":null,\"spot_name\":null,"
-      "\"score\":null,\"tiebreak\":null}" },
-    { &rk_res_line, "line", "lines", 7,
-      { "id", "heat_id", "number", "spot_id", "spot_name", "score", "tiebreak" },
-      { I, I, N, I, Z, Z, Z },
-      { "901", "41", "1", "8", "Team 8", "212", "0:58" },
+      "\"score\":null,\"tiebreak\":null,\"score_status\":null}" },
+    { &rk_res_line, "line", "lines", 8,
+      { "id", "heat_id", "number", "spot_id", "spot_name", "score", "tiebreak", "score_status" },
+      { I, I, N, I, Z, Z, Z, Z },
+      { "901", "41", "1", "8", "Team 8", "212", "0:58", "validated" },
       "{\"id\":\"901\",\"heat_id\":\"41\",\"number\":1,\"spot_id\":\"8\","
-      "\"spot_name\":\"Team 8\",\"score\":\"212\",\"tiebreak\":\"0:58\"}",
+      "\"spot_name\":\"Team 8\",\"score\":\"212\",\"tiebreak\":\"0:58\","
+      "\"score_status\":\"validated\"}",
       "{\"id\":null,\"heat_id\":null,\"number\":null,\"spot_id\":null,\"spot_name\":null,"
-      "\"score\":null,\"tiebreak\":null}" },
+      "\"score\":null,\"tiebreak\":null,\"score_status\":null}" },
 };
 #define NCASES ((int)(sizeof cases / sizeof cases[0]))
 
@@ -197,7 +200,7 @@ END_TEST
 START_TEST(test_row_nulls)
 {
     const res_case *c = &cases[_i];
-    const char *values[8] = { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+    const char *values[12] = { NULL };
     json_t *row = row_json(c->res, values);
     ck_assert_uint_eq(json_object_size(row), (size_t)c->nfields);
     for (int f = 0; f < c->nfields; f++) {
@@ -220,7 +223,7 @@ START_TEST(test_row_one_null)
 {
     const res_case *c = &cases[_i];
     for (int f = 0; f < c->nfields; f++) {
-        const char *values[8];
+        const char *values[12];
         memcpy(values, c->values, sizeof values);
         values[f] = NULL;
         json_t *row = row_json(c->res, values);
@@ -288,7 +291,7 @@ START_TEST(test_row_utf8_and_escapes)
     for (int i = 0; i < 64; i++)
         memcpy(score + 4 * i, "\xf0\x9f\x98\x80", 4);
     score[256] = '\0';
-    const char *l[] = { "1", "2", "3", NULL, NULL, score, NULL };
+    const char *l[] = { "1", "2", "3", NULL, NULL, score, NULL, "entered" };
     char *d = write_row(&rk_res_voie, l);
     ck_assert_ptr_nonnull(strstr(d, score));
     ck_assert_ptr_null(strstr(d, "\\u"));
@@ -426,8 +429,8 @@ START_TEST(test_writer_matches_jansson)
 {
     static const rk_resource *const all[] = { &rk_res_competition, &rk_res_wod, &rk_res_spot,
                                               &rk_res_zone, &rk_res_heat, &rk_res_voie, &rk_res_line };
-    char buf[4][8][64];
-    const char *vals[4][8];
+    char buf[4][12][64];
+    const char *vals[4][12];
     const char *const *rows[4] = { vals[0], vals[1], vals[2], vals[3] };
 
     for (int iter = 0; iter < 20000; iter++) {
@@ -485,7 +488,7 @@ START_TEST(test_success_shapes)
     a = write_answer(&rk_res_voie, 0, 1, one);
     ck_assert_str_eq(a, "{\"status\":\"success\",\"voie\":{\"id\":\"900\",\"heat_id\":\"40\",\"number\":3,"
                         "\"spot_id\":\"7\",\"spot_name\":\"Les Costauds\",\"score\":\"07:45\","
-                        "\"tiebreak\":\"1:02.5\"}}");
+                        "\"tiebreak\":\"1:02.5\",\"score_status\":\"entered\"}}");
     free(a);
 
     /* the /connect answer is built the same way */

@@ -26,7 +26,7 @@ static rk_leaderboard_input input(const char *ranking, const rk_leaderboard_wod 
                          const rk_leaderboard_spot *spots, size_t nspots, const rk_leaderboard_lane *lanes,
                          size_t nlanes)
 {
-    rk_leaderboard_input in = { "1", ranking, wods, nwods, spots, nspots, lanes, nlanes };
+    rk_leaderboard_input in = { "1", ranking, wods, nwods, spots, nspots, lanes, nlanes, NULL };
     return in;
 }
 
@@ -733,7 +733,7 @@ static const rk_leaderboard_lane small_lanes[] = {
 
 START_TEST(test_exact_wod)
 {
-    rk_leaderboard_input in = { "1", "places", small_wods, 2, small_spots, 4, small_lanes, N_(small_lanes) };
+    rk_leaderboard_input in = { "1", "places", small_wods, 2, small_spots, 4, small_lanes, N_(small_lanes), NULL };
     char *s = board(&in, "3", NULL);
     ck_assert_str_eq(s,
         "{\"status\":\"success\",\"leaderboard\":{\"competition_id\":\"1\",\"wod_id\":\"3\","
@@ -767,24 +767,24 @@ END_TEST
 
 START_TEST(test_exact_overall)
 {
-    rk_leaderboard_input in = { "1", "places", small_wods, 2, small_spots, 4, small_lanes, N_(small_lanes) };
+    rk_leaderboard_input in = { "1", "places", small_wods, 2, small_spots, 4, small_lanes, N_(small_lanes), NULL };
     /* RX Men: 7 = 1 + 1 = 2; 9 = 2 + 2 = 4; 8 = 3 + 3 = 6.  No division: 5 = 1 + 1. */
     char *s = board(&in, NULL, NULL);
     ck_assert_str_eq(s,
         "{\"status\":\"success\",\"leaderboard\":{\"competition_id\":\"1\",\"ranking\":\"places\","
         "\"wods\":[\"3\",\"4\"],\"divisions\":["
         "{\"division\":\"RX Men\",\"entries\":["
-        "{\"rank\":1,\"points\":2,\"spot_id\":\"7\",\"spot_name\":\"Les Costauds\",\"bib\":12,\"results\":["
+        "{\"rank\":1,\"points\":2,\"spot_id\":\"7\",\"spot_name\":\"Les Costauds\",\"bib\":12,\"advancing\":null,\"results\":["
         "{\"wod_id\":\"3\",\"rank\":1,\"points\":1,\"score\":\"07:45\"},"
         "{\"wod_id\":\"4\",\"rank\":1,\"points\":1,\"score\":\"225 lb\"}]},"
-        "{\"rank\":2,\"points\":4,\"spot_id\":\"9\",\"spot_name\":\"Nine\",\"bib\":3,\"results\":["
+        "{\"rank\":2,\"points\":4,\"spot_id\":\"9\",\"spot_name\":\"Nine\",\"bib\":3,\"advancing\":null,\"results\":["
         "{\"wod_id\":\"3\",\"rank\":2,\"points\":2,\"score\":\"CAP+12\"},"
         "{\"wod_id\":\"4\",\"rank\":2,\"points\":2,\"score\":\"100 kg\"}]},"
-        "{\"rank\":3,\"points\":6,\"spot_id\":\"8\",\"spot_name\":\"Team 8\",\"bib\":null,\"results\":["
+        "{\"rank\":3,\"points\":6,\"spot_id\":\"8\",\"spot_name\":\"Team 8\",\"bib\":null,\"advancing\":null,\"results\":["
         "{\"wod_id\":\"3\",\"rank\":null,\"points\":3,\"score\":\"WD\"},"
         "{\"wod_id\":\"4\",\"rank\":null,\"points\":3,\"score\":null}]}]},"
         "{\"division\":null,\"entries\":["
-        "{\"rank\":1,\"points\":2,\"spot_id\":\"5\",\"spot_name\":\"Solo\",\"bib\":1,\"results\":["
+        "{\"rank\":1,\"points\":2,\"spot_id\":\"5\",\"spot_name\":\"Solo\",\"bib\":1,\"advancing\":null,\"results\":["
         "{\"wod_id\":\"3\",\"rank\":null,\"points\":1,\"score\":null},"
         "{\"wod_id\":\"4\",\"rank\":1,\"points\":1,\"score\":\"50\"}]}]}]}}");
     free(s);
@@ -807,9 +807,54 @@ START_TEST(test_exact_overall)
 }
 END_TEST
 
+/* advance: each overall entry says whether its rank is at most the cut line, per
+ * division; null without one; a value that is no integer >= 1 counts as none. */
+START_TEST(test_advancing)
+{
+    rk_leaderboard_input in = { "1", "places", small_wods, 2, small_spots, 4, small_lanes,
+                                N_(small_lanes), "2" };
+    json_t *b = board_json(&in, NULL, NULL), *divs, *e;
+    static const struct { size_t d, k; const char *spot; int advancing; } want[] = {
+        { 0, 0, "7", 1 }, { 0, 1, "9", 1 }, { 0, 2, "8", 0 }, { 1, 0, "5", 1 },
+    };
+    static const char *const none[] = { NULL, "0", "-1", "x", "2.5", "" };
+    size_t i;
+
+    divs = json_object_get(json_object_get(b, "leaderboard"), "divisions");
+    for (i = 0; i < N_(want); i++) {
+        e = json_array_get(json_object_get(json_array_get(divs, want[i].d), "entries"), want[i].k);
+        ck_assert_str_eq(json_string_value(json_object_get(e, "spot_id")), want[i].spot);
+        ck_assert(json_is_boolean(json_object_get(e, "advancing")));
+        ck_assert_int_eq(json_is_true(json_object_get(e, "advancing")), want[i].advancing);
+    }
+    json_decref(b);
+    in.advance = "1";   /* ranks 1 only */
+    b = board_json(&in, NULL, "RX Men");
+    e = json_object_get(json_array_get(json_object_get(json_object_get(b, "leaderboard"),
+                                                       "divisions"), 0), "entries");
+    ck_assert(json_is_true(json_object_get(json_array_get(e, 0), "advancing")));
+    ck_assert(json_is_false(json_object_get(json_array_get(e, 1), "advancing")));
+    json_decref(b);
+    /* a WOD board has no advancing */
+    b = board_json(&in, "3", NULL);
+    e = json_object_get(json_array_get(json_object_get(json_object_get(b, "leaderboard"),
+                                                       "divisions"), 0), "entries");
+    ck_assert_ptr_null(json_object_get(json_array_get(e, 0), "advancing"));
+    json_decref(b);
+    for (i = 0; i < N_(none); i++) {
+        in.advance = none[i];
+        b = board_json(&in, NULL, NULL);
+        e = json_object_get(json_array_get(json_object_get(json_object_get(b, "leaderboard"),
+                                                           "divisions"), 0), "entries");
+        ck_assert(json_is_null(json_object_get(json_array_get(e, 0), "advancing")));
+        json_decref(b);
+    }
+}
+END_TEST
+
 START_TEST(test_empty)
 {
-    rk_leaderboard_input in = { NULL, NULL, NULL, 0, NULL, 0, NULL, 0 };
+    rk_leaderboard_input in = { NULL, NULL, NULL, 0, NULL, 0, NULL, 0, NULL };
     rk_leaderboard *lb = rk_leaderboard_compute(&in);
     ck_assert_ptr_nonnull(lb);
     char *s = body_of(lb, NULL, NULL);
@@ -821,13 +866,13 @@ START_TEST(test_empty)
     rk_leaderboard_free(lb);
     rk_leaderboard_free(NULL);
     /* WODs, no spot */
-    rk_leaderboard_input in2 = { "5", "chart100", small_wods, 2, NULL, 0, small_lanes, N_(small_lanes) };
+    rk_leaderboard_input in2 = { "5", "chart100", small_wods, 2, NULL, 0, small_lanes, N_(small_lanes), NULL };
     s = board(&in2, "3", NULL);
     ck_assert_str_eq(s, "{\"status\":\"success\",\"leaderboard\":{\"competition_id\":\"5\",\"wod_id\":\"3\","
                         "\"scoring\":\"time\",\"ranking\":\"chart100\",\"divisions\":[]}}");
     free(s);
     /* spots, no WOD: everyone shares the 1st place with 0 points */
-    rk_leaderboard_input in3 = { "5", NULL, NULL, 0, small_spots, 4, small_lanes, N_(small_lanes) };
+    rk_leaderboard_input in3 = { "5", NULL, NULL, 0, small_spots, 4, small_lanes, N_(small_lanes), NULL };
     json_t *j = board_json(&in3, NULL, NULL);
     expect(j, "RX Men", "9:1:0 7:1:0 8:1:0");
     expect(j, NULL, "5:1:0");
@@ -1250,6 +1295,80 @@ static void compare(comp *c, rk_leaderboard *lb, int iter)
     }
 }
 
+/* The accessors (rk_leaderboard_ndivisions, _division_name, _division_count,
+ * _overall_entry) say what the overall body says: the same divisions in the same order,
+ * the same entries (spot, name, bib, rank) in the same order, and -1 past the end. */
+static void check_accessors(const rk_leaderboard *lb)
+{
+    char *body = body_of(lb, NULL, NULL);
+    json_t *root = parse_board(body);
+    json_t *divs = json_object_get(json_object_get(root, "leaderboard"), "divisions");
+    rk_leaderboard_entry e;
+    size_t d, k;
+
+    ck_assert_uint_eq(rk_leaderboard_ndivisions(lb), json_array_size(divs));
+    for (d = 0; d < json_array_size(divs); d++) {
+        json_t *jd = json_array_get(divs, d), *entries = json_object_get(jd, "entries");
+        json_t *name = json_object_get(jd, "division");
+        const char *got = rk_leaderboard_division_name(lb, d);
+
+        if (json_is_null(name))
+            ck_assert_ptr_null(got);
+        else
+            ck_assert_str_eq(got, json_string_value(name));
+        ck_assert_uint_eq(rk_leaderboard_division_count(lb, d), json_array_size(entries));
+        for (k = 0; k < json_array_size(entries); k++) {
+            json_t *je = json_array_get(entries, k), *bib = json_object_get(je, "bib");
+
+            ck_assert_int_eq(rk_leaderboard_overall_entry(lb, d, k, &e), 0);
+            ck_assert_str_eq(e.spot_id, json_string_value(json_object_get(je, "spot_id")));
+            ck_assert_str_eq(e.spot_name ? e.spot_name : "",
+                             json_string_value(json_object_get(je, "spot_name")));
+            ck_assert_int_eq(e.has_bib, json_is_integer(bib));
+            if (e.has_bib)
+                ck_assert_int_eq(e.bib, json_integer_value(bib));
+            ck_assert_int_eq(e.rank, json_integer_value(json_object_get(je, "rank")));
+        }
+        ck_assert_int_eq(rk_leaderboard_overall_entry(lb, d, k, &e), -1);
+    }
+    ck_assert_int_eq(rk_leaderboard_overall_entry(lb, d, 0, &e), -1);
+    ck_assert_ptr_null(rk_leaderboard_division_name(lb, d));
+    ck_assert_uint_eq(rk_leaderboard_division_count(lb, d), 0);
+    json_decref(root);
+    free(body);
+}
+
+/* The accessors on the small competition, by hand: RX Men 7 (bib 12), 9 (bib 3), 8 (no
+ * bib); then the spots without division: 5. */
+START_TEST(test_overall_accessors)
+{
+    rk_leaderboard_input in = { "1", "places", small_wods, 2, small_spots, 4, small_lanes,
+                                N_(small_lanes), NULL };
+    rk_leaderboard *lb = rk_leaderboard_compute(&in);
+    rk_leaderboard_entry e;
+
+    ck_assert_ptr_nonnull(lb);
+    ck_assert_uint_eq(rk_leaderboard_ndivisions(lb), 2);
+    ck_assert_str_eq(rk_leaderboard_division_name(lb, 0), "RX Men");
+    ck_assert_ptr_null(rk_leaderboard_division_name(lb, 1));
+    ck_assert_uint_eq(rk_leaderboard_division_count(lb, 0), 3);
+    ck_assert_uint_eq(rk_leaderboard_division_count(lb, 1), 1);
+    ck_assert_int_eq(rk_leaderboard_overall_entry(lb, 0, 0, &e), 0);
+    ck_assert(strcmp(e.spot_id, "7") == 0 && e.has_bib && e.bib == 12 && e.rank == 1);
+    ck_assert_str_eq(e.spot_name, "Les Costauds");
+    ck_assert_int_eq(rk_leaderboard_overall_entry(lb, 0, 1, &e), 0);
+    ck_assert(strcmp(e.spot_id, "9") == 0 && e.has_bib && e.bib == 3 && e.rank == 2);
+    ck_assert_int_eq(rk_leaderboard_overall_entry(lb, 0, 2, &e), 0);
+    ck_assert(strcmp(e.spot_id, "8") == 0 && !e.has_bib && e.rank == 3);
+    ck_assert_int_eq(rk_leaderboard_overall_entry(lb, 0, 3, &e), -1);
+    ck_assert_int_eq(rk_leaderboard_overall_entry(lb, 1, 0, &e), 0);
+    ck_assert(strcmp(e.spot_id, "5") == 0 && e.has_bib && e.bib == 1 && e.rank == 1);
+    ck_assert_int_eq(rk_leaderboard_overall_entry(lb, 2, 0, &e), -1);
+    check_accessors(lb);
+    rk_leaderboard_free(lb);
+}
+END_TEST
+
 START_TEST(test_random_vs_naive)
 {
     comp *c = malloc(sizeof *c);
@@ -1259,10 +1378,11 @@ START_TEST(test_random_vs_naive)
         gen(c);
         naive(c);
         rk_leaderboard_input in = { "1", c->chart ? "chart100" : "places", c->wods, (size_t)c->nw,
-                           c->spots, (size_t)c->ns, c->lanes, (size_t)c->nl };
+                           c->spots, (size_t)c->ns, c->lanes, (size_t)c->nl, NULL };
         rk_leaderboard *lb = rk_leaderboard_compute(&in);
         ck_assert_ptr_nonnull(lb);
         compare(c, lb, iter);
+        check_accessors(lb);
         /* the division filter gives the same division as the full board */
         for (size_t d = 0; d < N_(div_pool) - 1; d++) {
             int has = 0;
@@ -1342,7 +1462,7 @@ static void bench(size_t nspots, size_t nlanes, int runs, double *all_ms, double
         }
         lanes[l] = (rk_leaderboard_lane){ wid[w], ids[s], "1", lids[l], scores[l], rn(3) ? NULL : "1:02.5" };
     }
-    rk_leaderboard_input in = { "1", "places", wods, W, spots, S, lanes, nlanes };
+    rk_leaderboard_input in = { "1", "places", wods, W, spots, S, lanes, nlanes, NULL };
     double t0;
     if (all_ms) {
         t0 = now_ms();
@@ -1473,6 +1593,8 @@ static Suite *lb_suite(void)
     tc = tcase_create("bytes");
     tcase_add_test(tc, test_exact_wod);
     tcase_add_test(tc, test_exact_overall);
+    tcase_add_test(tc, test_advancing);
+    tcase_add_test(tc, test_overall_accessors);
     tcase_add_test(tc, test_empty);
     suite_add_tcase(s, tc);
 

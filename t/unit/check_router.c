@@ -41,6 +41,9 @@ static const route_case routes[] = {
     { "/competition/{}/zone/{}/heat/{}/voie/{}/history", RK_ROUTE_A_VOIE_HISTORY, 4, RK_VARIANT_A },
     { "/competition/{}/events",                    RK_ROUTE_EVENTS,       1, RK_VARIANT_BOTH },
     { "/competition/{}/changes",                   RK_ROUTE_CHANGES,      1, RK_VARIANT_BOTH },
+    { "/competition/{}/zone/{}/heat/{}/voie/{}/validate", RK_ROUTE_A_VOIE_VALIDATE, 4, RK_VARIANT_A },
+    { "/competition/{}/zone/{}/heat/{}/validate",  RK_ROUTE_A_HEAT_VALIDATE, 3, RK_VARIANT_A },
+    { "/competition/{}/wod/{}/generate-heats",     RK_ROUTE_GENERATE_HEATS, 2, RK_VARIANT_BOTH },
 };
 #define NROUTES ((int)(sizeof routes / sizeof routes[0]))
 
@@ -582,7 +585,8 @@ START_TEST(test_route_methods)
     if (id == RK_ROUTE_NONE) {
         want = 0;
         allow = NULL;
-    } else if (id == RK_ROUTE_CONNECT) {
+    } else if (id == RK_ROUTE_CONNECT || id == RK_ROUTE_A_VOIE_VALIDATE
+               || id == RK_ROUTE_A_HEAT_VALIDATE || id == RK_ROUTE_GENERATE_HEATS) {
         want = RK_M_POST;
         allow = "POST";
     } else if (id == RK_ROUTE_A_VOIE) {
@@ -610,11 +614,13 @@ START_TEST(test_route_methods)
     else
         ck_assert_pstr_eq(rk_route_allow(id), allow);
     ck_assert_int_eq(rk_route_is_list(id), is_list_route(id));
-    /* public mounts: every read but a lane's history and the event stream */
+    /* public mounts: every read but a lane's history (the event stream too: spectators
+     * live, API.md part 3); no write */
     ck_assert_int_eq(rk_route_is_public_read(id),
                      id != RK_ROUTE_NONE && id != RK_ROUTE_CONNECT
-                     && id != RK_ROUTE_A_VOIE_HISTORY && id != RK_ROUTE_EVENTS
-                     && id != RK_ROUTE_CHANGES);
+                     && id != RK_ROUTE_A_VOIE_HISTORY && id != RK_ROUTE_CHANGES
+                     && id != RK_ROUTE_A_VOIE_VALIDATE && id != RK_ROUTE_A_HEAT_VALIDATE
+                     && id != RK_ROUTE_GENERATE_HEATS);
     /* names: non-empty, distinct */
     const char *name = rk_route_name(id);
     ck_assert_ptr_nonnull(name);
@@ -645,6 +651,21 @@ START_TEST(test_route_table)
     if (id == RK_ROUTE_CONNECT) {
         ck_assert_int_eq(d->answer, RK_ANSWER_NONE);
     }
+    else if (id == RK_ROUTE_A_VOIE_VALIDATE || id == RK_ROUTE_A_HEAT_VALIDATE) {
+        /* writes of organizers (API.md part 3): no read, every method needs the role */
+        ck_assert_int_eq(d->answer, RK_ANSWER_NONE);
+        ck_assert_int_eq(d->write_role, RK_ROLE_ORGANIZER);
+        ck_assert_int_eq(d->write, id == RK_ROUTE_A_VOIE_VALIDATE ? RK_WRITE_VALIDATE_LANE
+                                   : RK_WRITE_VALIDATE_HEAT);
+        ck_assert_uint_eq(d->variant, RK_VARIANT_A);
+    }
+    else if (id == RK_ROUTE_GENERATE_HEATS) {
+        /* a write only: organizers (every method needs the role), no read */
+        ck_assert_int_eq(d->answer, RK_ANSWER_NONE);
+        ck_assert_int_eq(d->write_role, RK_ROLE_ORGANIZER);
+        ck_assert_int_eq(d->write, RK_WRITE_GENERATE);
+        ck_assert_ptr_null(d->res);
+    }
     else if (id == RK_ROUTE_EVENTS) {
         ck_assert_int_eq(d->answer, RK_ANSWER_EVENTS);
         ck_assert_int_eq(d->list, 0);
@@ -668,12 +689,13 @@ START_TEST(test_route_table)
     }
     /* writes: a lane's PUT/DELETE, the setup routes' POST/PATCH/DELETE on the
      * resource they list or show; variant B stays read-only */
-    if (d->methods & ~(unsigned)(RK_M_GET | RK_M_HEAD) && id != RK_ROUTE_CONNECT) {
+    if (d->methods & ~(unsigned)(RK_M_GET | RK_M_HEAD) && id != RK_ROUTE_CONNECT
+        && d->answer != RK_ANSWER_NONE) {
         ck_assert_int_eq(d->write, id == RK_ROUTE_A_VOIE ? RK_WRITE_LANE : RK_WRITE_SETUP);
         ck_assert_int_ne(d->variant, RK_VARIANT_B);
         ck_assert_str_eq(rk_resource_def_of(d->kind)->name, d->res->singular);
     }
-    else {
+    else if (d->answer != RK_ANSWER_NONE || id == RK_ROUTE_CONNECT) {
         ck_assert_int_eq(d->write, RK_WRITE_NONE);
     }
     ck_assert_ptr_null(rk_route_def_of(RK_ROUTE_COUNT));

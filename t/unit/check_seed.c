@@ -850,13 +850,13 @@ START_TEST(test_json)
         "{\"id\":null,\"competition_id\":\"1\",\"zone_id\":\"5\",\"wod_id\":\"9\",\"number\":3,"
         "\"start_time\":\"2026-11-21T09:30:00Z\",\"status\":\"scheduled\",\"voies\":["
         "{\"id\":null,\"heat_id\":null,\"number\":1,\"spot_id\":\"3\",\"spot_name\":null,"
-        "\"score\":null,\"tiebreak\":null}]},"
+        "\"score\":null,\"tiebreak\":null,\"score_status\":null}]},"
         "{\"id\":null,\"competition_id\":\"1\",\"zone_id\":\"5\",\"wod_id\":\"9\",\"number\":4,"
         "\"start_time\":\"2026-11-21T09:45:00Z\",\"status\":\"scheduled\",\"voies\":["
         "{\"id\":null,\"heat_id\":null,\"number\":1,\"spot_id\":\"1\",\"spot_name\":\"team 1\","
-        "\"score\":null,\"tiebreak\":null},"
+        "\"score\":null,\"tiebreak\":null,\"score_status\":null},"
         "{\"id\":null,\"heat_id\":null,\"number\":2,\"spot_id\":\"22\","
-        "\"spot_name\":\"Quote \\\" and \\\\ and \xc3\xa9\",\"score\":null,\"tiebreak\":null}]}]}");
+        "\"spot_name\":\"Quote \\\" and \\\\ and \xc3\xa9\",\"score\":null,\"tiebreak\":null,\"score_status\":null}]}]}");
 
     /* with the ids of the rows written */
     const char *hid[] = { "40", "41" };
@@ -867,13 +867,13 @@ START_TEST(test_json)
         "{\"id\":\"40\",\"competition_id\":\"1\",\"zone_id\":\"5\",\"wod_id\":null,\"number\":3,"
         "\"start_time\":\"2026-11-21T09:30:00Z\",\"status\":\"scheduled\",\"voies\":["
         "{\"id\":\"400\",\"heat_id\":\"40\",\"number\":1,\"spot_id\":\"3\",\"spot_name\":null,"
-        "\"score\":null,\"tiebreak\":null}]},"
+        "\"score\":null,\"tiebreak\":null,\"score_status\":null}]},"
         "{\"id\":\"41\",\"competition_id\":\"1\",\"zone_id\":\"5\",\"wod_id\":null,\"number\":4,"
         "\"start_time\":\"2026-11-21T09:45:00Z\",\"status\":\"scheduled\",\"voies\":["
         "{\"id\":\"410\",\"heat_id\":\"41\",\"number\":1,\"spot_id\":\"1\",\"spot_name\":\"team 1\","
-        "\"score\":null,\"tiebreak\":null},"
+        "\"score\":null,\"tiebreak\":null,\"score_status\":null},"
         "{\"id\":\"411\",\"heat_id\":\"41\",\"number\":2,\"spot_id\":\"22\","
-        "\"spot_name\":\"Quote \\\" and \\\\ and \xc3\xa9\",\"score\":null,\"tiebreak\":null}]}]}");
+        "\"spot_name\":\"Quote \\\" and \\\\ and \xc3\xa9\",\"score\":null,\"tiebreak\":null,\"score_status\":null}]}]}");
     /* jansson reads it back to the same values */
     json_error_t jerr;
     json_t *j = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);

@@ -61,6 +61,65 @@ START_TEST(statement_table)
 }
 END_TEST
 
+/* a lane without score, in a competition with publication 'validated' */
+static const rk_lane_now now_none = { NULL, NULL, 0 };
+
+/* score_status and the published values (API.md part 3, "Scores: entered, validated,
+ * published") */
+START_TEST(lane_args_status_and_publication)
+{
+    rk_lane_patch p;
+    rk_lane_args a;
+    rk_lane_now now = { "212", "1:00", 0 };
+
+    /* the same score and tiebreak again: the status is kept */
+    memset(&p, 0, sizeof(p));
+    p.set = RK_LANE_SET_SCORE | RK_LANE_SET_TIEBREAK;
+    strcpy(p.score, "212");
+    strcpy(p.tiebreak, "1:00");
+    rk_lane_args_pack(&p, "1", "2", &now, &a);
+    ck_assert_str_eq(a.update[8], "keep");
+    ck_assert_str_eq(a.update[9], "keep");
+    /* another tiebreak only: entered */
+    strcpy(p.tiebreak, "1:01");
+    rk_lane_args_pack(&p, "1", "2", &now, &a);
+    ck_assert_str_eq(a.update[8], "entered");
+    /* a change of spot or number only: the status is kept */
+    memset(&p, 0, sizeof(p));
+    p.set = RK_LANE_SET_NUMBER;
+    p.number = 4;
+    rk_lane_args_pack(&p, "1", "2", &now, &a);
+    ck_assert_str_eq(a.update[8], "keep");
+    /* the score taken off: null, whatever the tiebreak */
+    memset(&p, 0, sizeof(p));
+    p.set = RK_LANE_SET_SCORE;
+    p.score_null = 1;
+    rk_lane_args_pack(&p, "1", "2", &now, &a);
+    ck_assert_str_eq(a.update[8], "null");
+    /* publication 'immediate': every write publishes what the lane will hold */
+    now.immediate = 1;
+    rk_lane_args_pack(&p, "1", "2", &now, &a);
+    ck_assert_str_eq(a.update[9], "null");
+    ck_assert_str_eq(a.update[11], "set");
+    ck_assert_str_eq(a.update[12], "1:00");
+    memset(&p, 0, sizeof(p));
+    p.set = RK_LANE_SET_SCORE;
+    strcpy(p.score, "230");
+    rk_lane_args_pack(&p, "1", "2", &now, &a);
+    ck_assert_str_eq(a.update[8], "entered");
+    ck_assert_str_eq(a.update[9], "set");
+    ck_assert_str_eq(a.update[10], "230");
+    ck_assert_str_eq(a.update[11], "set");
+    ck_assert_str_eq(a.update[12], "1:00");
+    memset(&p, 0, sizeof(p));
+    p.set = RK_LANE_SET_SPOT;
+    p.spot_null = 1;
+    rk_lane_args_pack(&p, "1", "2", &now, &a);
+    ck_assert_str_eq(a.update[8], "keep");
+    ck_assert_str_eq(a.update[10], "212");
+}
+END_TEST
+
 START_TEST(lane_args_every_key)
 {
     rk_lane_patch p;
@@ -73,8 +132,8 @@ START_TEST(lane_args_every_key)
     strcpy(p.score, "07:45");
     p.set |= RK_LANE_SET_TIEBREAK;
     strcpy(p.tiebreak, "1:02.5");
-    rk_lane_args_pack(&p, "40", "400", &a);
-    ck_assert_int_eq(rk_queries[RK_Q_LANE_UPDATE].nargs, 10);
+    rk_lane_args_pack(&p, "40", "400", &now_none, &a);
+    ck_assert_int_eq(rk_queries[RK_Q_LANE_UPDATE].nargs, 15);
     ck_assert_str_eq(a.update[0], "set");
     ck_assert_str_eq(a.update[1], "7");
     ck_assert_str_eq(a.update[2], "set");
@@ -83,8 +142,11 @@ START_TEST(lane_args_every_key)
     ck_assert_str_eq(a.update[5], "07:45");
     ck_assert_str_eq(a.update[6], "set");
     ck_assert_str_eq(a.update[7], "1:02.5");
-    ck_assert_str_eq(a.update[8], "40");
-    ck_assert_str_eq(a.update[9], "400");
+    ck_assert_str_eq(a.update[8], "entered");   /* a new score: entered */
+    ck_assert_str_eq(a.update[9], "keep");      /* publication 'validated' */
+    ck_assert_str_eq(a.update[11], "keep");
+    ck_assert_str_eq(a.update[13], "40");
+    ck_assert_str_eq(a.update[14], "400");
     ck_assert_int_eq(rk_queries[RK_Q_LANE_CONFLICT].nargs, 4);
     ck_assert_str_eq(a.conflict[0], "40");
     ck_assert_str_eq(a.conflict[1], "400");
@@ -101,7 +163,7 @@ START_TEST(lane_args_keep_and_null)
     memset(&p, 0, sizeof(p));
     p.set = RK_LANE_SET_SCORE;   /* only the score, as null */
     p.score_null = 1;
-    rk_lane_args_pack(&p, "1", "2", &a);
+    rk_lane_args_pack(&p, "1", "2", &now_none, &a);
     ck_assert_str_eq(a.update[0], "keep");
     ck_assert_str_eq(a.update[1], "0");
     ck_assert_str_eq(a.update[2], "keep");
@@ -109,8 +171,9 @@ START_TEST(lane_args_keep_and_null)
     ck_assert_str_eq(a.update[4], "null");
     ck_assert_str_eq(a.update[5], "");
     ck_assert_str_eq(a.update[6], "keep");
-    ck_assert_str_eq(a.update[8], "1");
-    ck_assert_str_eq(a.update[9], "2");
+    ck_assert_str_eq(a.update[8], "null");   /* no score: no status */
+    ck_assert_str_eq(a.update[13], "1");
+    ck_assert_str_eq(a.update[14], "2");
     ck_assert_str_eq(a.conflict[2], "0");   /* no number: nothing can be in the way */
     ck_assert_str_eq(a.conflict[3], "0");
 
@@ -118,7 +181,7 @@ START_TEST(lane_args_keep_and_null)
     p.set = RK_LANE_SET_SPOT;    /* empty the lane */
     p.spot_null = 1;
     strcpy(p.spot_id, "999");    /* ignored when null */
-    rk_lane_args_pack(&p, "1", "2", &a);
+    rk_lane_args_pack(&p, "1", "2", &now_none, &a);
     ck_assert_str_eq(a.update[2], "null");
     ck_assert_str_eq(a.update[3], "0");
     ck_assert_str_eq(a.update[4], "keep");
@@ -127,7 +190,7 @@ START_TEST(lane_args_keep_and_null)
     memset(&p, 0, sizeof(p));
     p.set = RK_LANE_SET_TIEBREAK;   /* clear the tiebreak */
     p.tiebreak_null = 1;
-    rk_lane_args_pack(&p, "1", "2", &a);
+    rk_lane_args_pack(&p, "1", "2", &now_none, &a);
     ck_assert_str_eq(a.update[4], "keep");
     ck_assert_str_eq(a.update[6], "null");
     ck_assert_str_eq(a.update[7], "");
@@ -135,7 +198,7 @@ START_TEST(lane_args_keep_and_null)
     memset(&p, 0, sizeof(p));
     p.set = RK_LANE_SET_NUMBER;
     p.number = 999;
-    rk_lane_args_pack(&p, "1", "2", &a);
+    rk_lane_args_pack(&p, "1", "2", &now_none, &a);
     ck_assert_str_eq(a.update[0], "set");
     ck_assert_str_eq(a.update[1], "999");
     ck_assert_str_eq(a.conflict[2], "999");
@@ -152,6 +215,7 @@ int main(void)
 
     tcase_add_test(tc, statement_table);
     tcase_add_test(tc, lane_args_every_key);
+    tcase_add_test(tc, lane_args_status_and_publication);
     tcase_add_test(tc, lane_args_keep_and_null);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);

@@ -81,13 +81,16 @@ static char *event(const rk_lane_change *c, const char *key)
     return out;
 }
 
+/* the fields of the published view: none */
+#define NO_VIEW NULL, NULL, NULL, NULL
+
 START_TEST(lane_events)
 {
     rk_lane_change up = { "81", "1", "2", "40", "400", "update",
-                          "{\"id\":\"400\",\"score\":\"07:45\"}", NULL, NULL };
-    rk_lane_change del = { "82", "1", NULL, "40", "400", "delete", NULL, "lane", NULL };
-    rk_lane_change bad = { "83", "1", "2", "40", "400", "update", "{\"id\":\n\"400\"}", NULL, NULL };
-    rk_lane_change made = { "84", "1", "2", "40", "401", "create", "{\"id\":\"401\"}", "lane", NULL };
+                          "{\"id\":\"400\",\"score\":\"07:45\"}", NULL, NULL, NO_VIEW };
+    rk_lane_change del = { "82", "1", NULL, "40", "400", "delete", NULL, "lane", NULL, NO_VIEW };
+    rk_lane_change bad = { "83", "1", "2", "40", "400", "update", "{\"id\":\n\"400\"}", NULL, NULL, NO_VIEW };
+    rk_lane_change made = { "84", "1", "2", "40", "401", "create", "{\"id\":\"401\"}", "lane", NULL, NO_VIEW };
     char *e;
 
     e = event(&up, "voie");
@@ -120,9 +123,9 @@ END_TEST
 START_TEST(change_events)
 {
     rk_lane_change up = { "90", "1", "2", "40", NULL, "update", "{\"id\":\"40\",\"status\":\"running\"}",
-                          "heat", "40" };
-    rk_lane_change del = { "91", "1", NULL, NULL, NULL, "delete", NULL, "spot", "7" };
-    rk_lane_change bad = { "92", "1", NULL, NULL, NULL, "create", "{\"id\":\n1}", "wod", "3" };
+                          "heat", "40", NO_VIEW };
+    rk_lane_change del = { "91", "1", NULL, NULL, NULL, "delete", NULL, "spot", "7", NO_VIEW };
+    rk_lane_change bad = { "92", "1", NULL, NULL, NULL, "create", "{\"id\":\n1}", "wod", "3", NO_VIEW };
     char *e;
 
     e = event(&up, "line");
@@ -140,6 +143,71 @@ START_TEST(change_events)
 }
 END_TEST
 
+/* The published view of a change (API.md part 3, "Scores: entered, validated,
+ * published"). */
+#define LANE_A "{\"id\":\"400\",\"heat_id\":\"40\",\"number\":2,\"spot_id\":\"7\",\"spot_name\":\"T\"," \
+               "\"score\":\"130\",\"tiebreak\":\"1:00\",\"score_status\":\"entered\"}"
+START_TEST(published_view)
+{
+    rk_lane_change c = { "90", "1", "2", "40", "400", "update", LANE_A, "lane", NULL,
+                         "{\"id\":\"400\",\"heat_id\":\"40\",\"number\":2,\"spot_id\":\"7\","
+                         "\"spot_name\":\"T\",\"score\":\"120\",\"tiebreak\":null,"
+                         "\"score_status\":\"validated\"}", "validated", "120", NULL };
+    rk_lane_change out;
+    char *lane;
+
+    /* a new score only: nothing the published view shows */
+    ck_assert_int_eq(rk_sse_published(&c, &out, &lane), 0);
+    ck_assert_ptr_null(lane);
+    /* publication immediate: the change as it is */
+    c.publication = "immediate";
+    ck_assert_int_eq(rk_sse_published(&c, &out, &lane), 1);
+    ck_assert_ptr_null(lane);
+    ck_assert_str_eq(out.lane, LANE_A);
+    /* a validation, a delete: as they are */
+    c.publication = "validated";
+    c.action = "validate";
+    ck_assert_int_eq(rk_sse_published(&c, &out, &lane), 1);
+    ck_assert_str_eq(out.lane, LANE_A);
+    c.action = "delete";
+    ck_assert_int_eq(rk_sse_published(&c, &out, &lane), 1);
+    /* another number: the lane with its published values, in the fields' order */
+    c.action = "update";
+    c.before = "{\"id\":\"400\",\"number\":1,\"spot_id\":\"7\",\"spot_name\":\"T\"}";
+    ck_assert_int_eq(rk_sse_published(&c, &out, &lane), 1);
+    ck_assert_ptr_nonnull(lane);
+    ck_assert_str_eq(out.lane, "{\"id\":\"400\",\"heat_id\":\"40\",\"number\":2,\"spot_id\":\"7\","
+                               "\"spot_name\":\"T\",\"score\":\"120\",\"tiebreak\":null,"
+                               "\"score_status\":\"validated\"}");
+    free(lane);
+    /* nothing published: score, tiebreak and score_status null */
+    c.published_score = NULL;
+    c.published_tiebreak = "0:59";
+    ck_assert_int_eq(rk_sse_published(&c, &out, &lane), 1);
+    ck_assert_ptr_nonnull(strstr(out.lane, "\"score\":null,\"tiebreak\":\"0:59\",\"score_status\":null}"));
+    free(lane);
+    /* a lane that is not JSON: as it is (sent without the lane) */
+    c.lane = "{broken";
+    ck_assert_int_eq(rk_sse_published(&c, &out, &lane), 1);
+    ck_assert_ptr_null(lane);
+    /* validate events carry the lane */
+    c.lane = LANE_A;
+    c.action = "validate";
+    lane = event(&c, "voie");
+    ck_assert_ptr_nonnull(strstr(lane, "\"action\":\"validate\""));
+    ck_assert_ptr_nonnull(strstr(lane, "\"voie\":" LANE_A "}"));
+    free(lane);
+    /* another resource's update (a heat): as it is, even with publication validated */
+    c.action = "update";
+    c.resource = "heat";
+    c.resource_id = "40";
+    c.lane = "{\"id\":\"40\",\"number\":3}";
+    ck_assert_int_eq(rk_sse_published(&c, &out, &lane), 1);
+    ck_assert_ptr_null(lane);
+    ck_assert_str_eq(out.lane, c.lane);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("live");
@@ -152,6 +220,7 @@ int main(void)
     tcase_add_test(tc, prefer_wait);
     tcase_add_test(tc, lane_events);
     tcase_add_test(tc, change_events);
+    tcase_add_test(tc, published_view);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

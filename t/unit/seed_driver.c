@@ -1,4 +1,5 @@
-/* seed_driver.c: the heat planner (lib/rk_seed.c) behind stdin and stdout, for
+/* seed_driver.c: the heat planner (lib/rk_seed.c, with the body and the answer of
+ * lib/rk_seed_body.c and lib/rk_seed_json.c) behind stdin and stdout, for
  * t/unit/seedref-selftest.pl, which compares it with the Perl reference t/lib/SeedRef.pm.
  *
  * stdin: one JSON object
