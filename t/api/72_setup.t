@@ -51,7 +51,8 @@ admin_ok('grant judge organizer on competition 2', 'grant', 'judge', 'organizer'
 check_error(req(POST => '/api/competition/', $judge, \%cbody), 403, 'Forbidden',
             'an organizer of one competition only cannot create one (server-wide)');
 my ($comp, $C) = post_ok('/api/competition/', \%cbody, 'competition',
-    { %cbody, status => 'upcoming', ranking => 'places' }, 'POST competition');
+    { %cbody, status => 'upcoming', ranking => 'places',
+      advance => undef }, 'POST competition');
 my $c = $comp->{id};
 check_json(req(GET => $C, $demo), 200, { status => 'success', competition => $comp },
            'GET of the new competition');
@@ -59,7 +60,8 @@ check_error(req(PATCH => $C, $judge, { status => 'in_progress' }), 403, 'Forbidd
             'an editor cannot PATCH it (its grant is on competition 2)');
 my ($c2, $C2) = post_ok('/api/competition', { name => 'Second' }, 'competition',
     { name => 'Second', location => undef, start_date => undef, end_date => undef,
-      timezone => undef, status => 'upcoming', ranking => 'places' },
+      timezone => undef, status => 'upcoming', ranking => 'places',
+      advance => undef },
     'POST competition without the trailing slash, only a name');
 
 # ---- PATCH ----
@@ -143,10 +145,10 @@ check_error(req(POST => "$Z1/heat/", $org, { number => 2, wod_id => '11' }), 400
             'a heat POST with a WOD of another competition: 400');
 my ($l1, $L1) = post_ok("$H1/voie/", { number => 2, spot_id => $s1->{id} }, 'voie',
     { heat_id => $h1->{id}, number => 2, spot_id => $s1->{id}, spot_name => 'Iron Lions',
-      score => undef, tiebreak => undef }, 'POST lane');
+      score => undef, tiebreak => undef, score_status => undef }, 'POST lane');
 my ($l2, $L2) = post_ok("$H1/voie", { number => 1, spot_id => $s2->{id}, score => '7:45' }, 'voie',
     { heat_id => $h1->{id}, number => 1, spot_id => $s2->{id}, spot_name => 'Steel Owls',
-      score => '7:45', tiebreak => undef }, 'POST lane with a score');
+      score => '7:45', tiebreak => undef, score_status => 'entered' }, 'POST lane with a score');
 check_error(req(POST => "$H1/voie/", $org, { number => 3, score => '12:00' }), 400, undef,
             'a lane POST with a score beyond the WOD\'s cap: 400');
 check_error(req(POST => "$H1/voie/", $org, { number => 3, spot_id => '151' }), 400, undef,
@@ -231,7 +233,8 @@ check_json(req(DELETE => $C2, $org), 200, { status => 'success' }, 'DELETE the s
 # an id is not given twice (the change log remembers it)
 my ($c3, $C3) = post_ok('/api/competition/', { name => 'Third' }, 'competition',
     { name => 'Third', location => undef, start_date => undef, end_date => undef,
-      timezone => undef, status => 'upcoming', ranking => 'places' }, 'POST after the deletes');
+      timezone => undef, status => 'upcoming', ranking => 'places',
+      advance => undef }, 'POST after the deletes');
 check_json(req(DELETE => $C3, $org), 200, { status => 'success' }, 'DELETE it');
 
 done_testing();
