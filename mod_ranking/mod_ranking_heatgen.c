@@ -16,6 +16,7 @@
  *      201 with the plan and the new ids. */
 #include "mod_ranking_heatgen.h"
 #include "mod_ranking_answer.h"
+#include "mod_ranking_auth.h"
 #include "mod_ranking_body.h"
 #include "mod_ranking_changes.h"
 #include "mod_ranking_leaderboard.h"
@@ -40,11 +41,11 @@ typedef struct {
     const char **heat_ids, **lane_ids;
 } gen;
 
-/* Who may generate heats: organizers.  The roles of API.md Part 3 are not served yet
- * (mod_ranking_auth.h will have rkm_role_on): until then, the users who may write. */
-static int may_generate(const rkm_req *rq)
+/* Who may generate heats: an organizer on the path's competition, server-wide or by
+ * grant (the route table says so too: the handler checked it already). */
+static int may_generate(request_rec *r, const rkm_req *rq)
 {
-    return rq->editor;
+    return rkm_role_on(r, rq, rkm_path_competition(rq)) >= RKM_ROLE_ORGANIZER;
 }
 
 static const char *num(apr_pool_t *p, long long v)
@@ -323,7 +324,7 @@ int rkm_generate_heats(request_rec *r, rkm_req *rq)
     size_t len;
     int rv;
 
-    if (!may_generate(rq)) {
+    if (!may_generate(r, rq)) {
         return rkm_send_status(r, HTTP_FORBIDDEN);
     }
     g->r = r;

@@ -10,7 +10,7 @@
 # file's own table of the lanes (kept as the test changes them): on the current
 # values for the full view, on the published values for the published view.
 # Competition 2 (publication 'immediate') checks that nothing changes there.
-# tests: 121 (t/run-apache-test.sh fails when fewer run)
+# tests: 123 (t/run-apache-test.sh fails when fewer run)
 use strict;
 use warnings;
 use utf8;
@@ -26,9 +26,8 @@ use RankingTest;
 use RankingRef;
 use SseClient;
 
-# Who validates: the contract says an organizer; until the organizer role reaches the
-# module's token check, the editor flag (the judge) is what the routes require.
-my $VALIDATOR = 'judge';
+# Who validates: an organizer (a judge, an editor, gets 403).
+my $VALIDATOR = 'organizer';
 
 my $editor = login('judge', 'judge');
 my $reader = login('demo', 'demo');
@@ -234,6 +233,7 @@ boards_ok('after an entry');
 # ---------------------------------------------------------------- validation of a lane
 my $V1 = voie(9301) . '/validate';
 check_error(req(POST => $V1, $reader, '{}'), 403, 'Forbidden', 'a reader may not validate: 403');
+check_error(req(POST => $V1, $editor, '{}'), 403, 'Forbidden', 'a judge (editor) may not validate: 403');
 check_error(req(POST => "$H1/voie/9399/validate", $validator, '{}'), 404, 'Not found',
             'validate a lane that does not exist: 404');
 check_error(req(POST => $V1, $validator, '{"score":"1"}'), 400,
@@ -287,6 +287,7 @@ check_json(req(PUT => voie(9303), $editor, { score => '100' }), 200, ok_one_('vo
 check_error(req(POST => "$C/zone/9021/heat/9299/validate", $validator, '{}'), 404, 'Not found',
             'validate a heat that does not exist: 404');
 check_error(req(POST => "$H2/validate", $reader, '{}'), 403, 'Forbidden', 'a reader may not validate a heat');
+check_error(req(POST => "$H2/validate", $editor, '{}'), 403, 'Forbidden', 'a judge may not validate a heat');
 for my $id (9305, 9306) {
     @{ $L{$id} }[5, 6, 7] = ('validated', $L{$id}[3], $L{$id}[4]);
 }

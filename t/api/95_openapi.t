@@ -13,7 +13,7 @@
 # answers, and every path and operation of the document was exercised.
 # The validator (npm packages of t/openapi) is installed by t/openapi/validate.sh when
 # missing; without it every check fails: nothing is skipped.
-# tests: 812
+# tests: 814
 use strict;
 use warnings;
 use utf8;
@@ -433,7 +433,7 @@ else {
     fail('a lane to delete and restore');
 }
 
-# ---- validation (API.md part 3; the editor flag until the organizer role is served) ----
+# ---- validation (API.md part 3: organizers; an editor, a judge, gets 403) ----
 {
     # a validated lane back to 'entered' (competition 2 publishes immediately): no
     # score, then its own
@@ -443,23 +443,26 @@ else {
         req(PUT => "/api$path", $EDITOR, { score => undef });
         req(PUT => "/api$path", $EDITOR, { score => $l->{score} });
     };
+    my $VALIDATOR = login('organizer', 'organizer');
     my $VAL = "$VOIE/validate";
     my $HEAT = $FREE{voie} =~ s{/voie/[0-9]+$}{}r;
     ex(401, POST => $VAL);
     ex(403, POST => $VAL, token => $READER, body => '{}');
-    ex(404, POST => "$P{2}{voies}$NO/validate", token => $EDITOR, body => '{}');
-    ex(412, POST => $VAL, token => $EDITOR, headers => { 'If-Match' => '"0-l0"' });
-    ex(415, POST => $VAL, token => $EDITOR, body => '{}', headers => { 'Content-Type' => 'text/plain' });
-    ex(400, POST => $VAL, token => $EDITOR, body => '{"score":"1"}');
-    ex(409, POST => "$FREE{voie}/validate", token => $EDITOR);   # lane 2029: no score
-    my $v = decode(ex(200, POST => $VAL, token => $EDITOR, body => '{}')) // {};
+    ex(403, POST => $VAL, token => $EDITOR, body => '{}');
+    ex(404, POST => "$P{2}{voies}$NO/validate", token => $VALIDATOR, body => '{}');
+    ex(412, POST => $VAL, token => $VALIDATOR, headers => { 'If-Match' => '"0-l0"' });
+    ex(415, POST => $VAL, token => $VALIDATOR, body => '{}', headers => { 'Content-Type' => 'text/plain' });
+    ex(400, POST => $VAL, token => $VALIDATOR, body => '{"score":"1"}');
+    ex(409, POST => "$FREE{voie}/validate", token => $VALIDATOR);   # lane 2029: no score
+    my $v = decode(ex(200, POST => $VAL, token => $VALIDATOR, body => '{}')) // {};
     $unvalidate->($VOIE, $v->{voie} // {});
     ex(401, POST => "$HEAT/validate");
     ex(403, POST => "$HEAT/validate", token => $READER);
-    ex(404, POST => ($HEAT =~ s{/heat/[0-9]+$}{/heat/$NO}r) . '/validate', token => $EDITOR);
-    ex(415, POST => "$HEAT/validate", token => $EDITOR, body => '{}', headers => { 'Content-Type' => 'text/plain' });
-    ex(400, POST => "$HEAT/validate", token => $EDITOR, body => '[]');
-    my $h = decode(ex(200, POST => "$HEAT/validate", token => $EDITOR)) // {};
+    ex(403, POST => "$HEAT/validate", token => $EDITOR);
+    ex(404, POST => ($HEAT =~ s{/heat/[0-9]+$}{/heat/$NO}r) . '/validate', token => $VALIDATOR);
+    ex(415, POST => "$HEAT/validate", token => $VALIDATOR, body => '{}', headers => { 'Content-Type' => 'text/plain' });
+    ex(400, POST => "$HEAT/validate", token => $VALIDATOR, body => '[]');
+    my $h = decode(ex(200, POST => "$HEAT/validate", token => $VALIDATOR)) // {};
     $unvalidate->("$HEAT/voie/$_->{id}", $_) for @{ $h->{voies} // [] };
     is(json_cmp(decode(req(GET => "/api$VOIE", $READER)) // {}, $before), undef,
        "$VOIE as it was after its validation");
