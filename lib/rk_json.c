@@ -11,7 +11,8 @@
 static const rk_field competition_fields[] = {
     { "id", RK_F_ID }, { "name", RK_F_STR }, { "location", RK_F_NSTR },
     { "start_date", RK_F_NSTR }, { "end_date", RK_F_NSTR }, { "timezone", RK_F_NSTR },
-    { "status", RK_F_NSTR }, { "ranking", RK_F_NSTR }, { "advance", RK_F_INT },
+    { "status", RK_F_NSTR }, { "ranking", RK_F_NSTR }, { "publication", RK_F_NSTR },
+    { "advance", RK_F_INT },
 };
 static const rk_field wod_fields[] = {
     { "id", RK_F_ID }, { "name", RK_F_STR }, { "description", RK_F_STR },

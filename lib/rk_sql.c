@@ -7,7 +7,8 @@
 
 #include "rk_sql.h"
 
-#define COMPETITION_COLS "c.id, c.name, c.location, c.start_date, c.end_date, c.timezone, c.status, c.ranking, c.advance"
+#define COMPETITION_COLS "c.id, c.name, c.location, c.start_date, c.end_date, c.timezone, c.status," \
+    " c.ranking, c.publication, c.advance"
 #define WOD_COLS   "w.id, w.name, w.description, w.competition_id, w.position, w.scoring, w.time_cap"
 #define SPOT_COLS  "s.id, s.competition_id, s.name, s.division, s.affiliate, s.bib"
 #define ZONE_COLS  "z.id, z.competition_id, z.name, z.lane_count"
@@ -341,6 +342,13 @@ const rk_query rk_queries[RK_Q_COUNT] = {
         " + (SELECT COUNT(*) FROM spot, p WHERE competition_id = p.c)"
         " + (SELECT COUNT(*) FROM zone, p WHERE competition_id = p.c)"
         " + (SELECT COUNT(*) FROM heat, p WHERE competition_id = p.c)", 1 },
+    /* publication immediate -> validated: what the public saw stays published (the
+     * current values of the competition's lanes that were not published as they are) */
+    [RK_Q_SETUP_COMP_PUBLISH] = { "ranking_setup_comp_publish",
+        "UPDATE lane SET published_score = score, published_tiebreak = tiebreak"
+        " WHERE heat_id IN (SELECT id FROM heat WHERE competition_id = " ID_ ")"
+        " AND (COALESCE(published_score, '') <> COALESCE(score, '')"
+        " OR COALESCE(published_tiebreak, '') <> COALESCE(tiebreak, ''))", 1 },
 
     [RK_Q_SETUP_WOD_ROW] = { "ranking_setup_wod_row",
         "SELECT name, description, position, scoring, time_cap FROM wod"

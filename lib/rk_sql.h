@@ -99,6 +99,7 @@ typedef enum {
     RK_Q_SETUP_COMP_ROW, RK_Q_SETUP_COMP_NEXT, RK_Q_SETUP_COMP_INSERT, RK_Q_SETUP_COMP_UPDATE,
     RK_Q_SETUP_COMP_DELETE,
     RK_Q_SETUP_COMP_CHILDREN,        /* competition: its WODs, spots, zones and heats */
+    RK_Q_SETUP_COMP_PUBLISH,         /* competition: its lanes' values published as they are */
     RK_Q_SETUP_WOD_ROW, RK_Q_SETUP_WOD_NEXT, RK_Q_SETUP_WOD_INSERT, RK_Q_SETUP_WOD_UPDATE,
     RK_Q_SETUP_WOD_DELETE,
     RK_Q_SETUP_WOD_POSITION,         /* competition: one more than its largest position */

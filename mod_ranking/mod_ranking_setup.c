@@ -210,6 +210,17 @@ static int record(setup_write *w)
                                        id, action, w->before, w->after);
 }
 
+/* A PATCH of a competition from publication 'immediate' to 'validated': every score
+ * stays published as it is (with 'immediate' the public saw the current values), so
+ * the lanes' current values are published in the same transaction. */
+static int switches_to_validated(const rkm_setup_ctx *c)
+{
+    const char *was = c->old[RK_COMP_PUBLICATION], *now = c->cur[RK_COMP_PUBLICATION];
+
+    return c->op == RKM_SETUP_PATCH && was && now && !strcmp(was, "immediate")
+           && !strcmp(now, "validated");
+}
+
 /* The write, in its transaction: 0 (done, not committed yet), or the status. */
 static int apply(setup_write *w)
 {
@@ -256,6 +267,10 @@ static int apply(setup_write *w)
     }
     if (c->kind == RK_RES_HEAT && c->op == RKM_SETUP_PATCH) {
         c->ids[1] = c->cur[RK_HEAT_ZONE_ID];   /* found under its new zone only */
+    }
+    if (c->kind == RK_RES_COMPETITION && switches_to_validated(c)
+        && rkm_db_query(c->r, c->db, RK_Q_SETUP_COMP_PUBLISH, c->ids, &nrows, APLOG_ERR) != 0) {
+        return HTTP_SERVICE_UNAVAILABLE;
     }
     if (c->op != RKM_SETUP_DELETE && (rv = shown_now(w, &w->after)) != 0) {
         return rv;

@@ -52,7 +52,7 @@ check_error(req(POST => '/api/competition/', $judge, \%cbody), 403, 'Forbidden',
             'an organizer of one competition only cannot create one (server-wide)');
 my ($comp, $C) = post_ok('/api/competition/', \%cbody, 'competition',
     { %cbody, status => 'upcoming', ranking => 'places',
-      advance => undef }, 'POST competition');
+      publication => 'immediate', advance => undef }, 'POST competition');
 my $c = $comp->{id};
 check_json(req(GET => $C, $demo), 200, { status => 'success', competition => $comp },
            'GET of the new competition');
@@ -61,7 +61,7 @@ check_error(req(PATCH => $C, $judge, { status => 'in_progress' }), 403, 'Forbidd
 my ($c2, $C2) = post_ok('/api/competition', { name => 'Second' }, 'competition',
     { name => 'Second', location => undef, start_date => undef, end_date => undef,
       timezone => undef, status => 'upcoming', ranking => 'places',
-      advance => undef },
+      publication => 'immediate', advance => undef },
     'POST competition without the trailing slash, only a name');
 
 # ---- PATCH ----
@@ -234,7 +234,7 @@ check_json(req(DELETE => $C2, $org), 200, { status => 'success' }, 'DELETE the s
 my ($c3, $C3) = post_ok('/api/competition/', { name => 'Third' }, 'competition',
     { name => 'Third', location => undef, start_date => undef, end_date => undef,
       timezone => undef, status => 'upcoming', ranking => 'places',
-      advance => undef }, 'POST after the deletes');
+      publication => 'immediate', advance => undef }, 'POST after the deletes');
 check_json(req(DELETE => $C3, $org), 200, { status => 'success' }, 'DELETE it');
 
 done_testing();
