@@ -15,7 +15,7 @@ const b64 = (v) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).to
 const comp1 = {
     id: '1', name: 'Paris Throwdown 2026', location: 'Halle Georges Carpentier, Paris',
     start_date: '2026-11-21', end_date: '2026-11-22', timezone: 'Europe/Paris',
-    status: 'in_progress', ranking: 'places', advance: null,
+    status: 'in_progress', ranking: 'places', publication: 'immediate', advance: null,
 };
 const heat207 = {
     id: '207', competition_id: '1', zone_id: null, wod_id: '11', number: 3,
@@ -149,6 +149,7 @@ const cases = [
     ['a path of no route', false, { method: 'GET', path: '/competition/1/nothing', ...ok(404, { status: 'error', message: 'Not found' }) }],
     ['a lane without tiebreak', false, { method: 'GET', path: VOIE, ...ok(200, { status: 'success', voie: { ...lane1005, tiebreak: undefined } }, LANEH) }],
     ['a competition without ranking', false, { method: 'GET', path: '/competition/1', ...ok(200, { status: 'success', competition: { ...comp1, ranking: undefined } }) }],
+    ['a competition without publication', false, { method: 'GET', path: '/competition/1', ...ok(200, { status: 'success', competition: { ...comp1, publication: undefined } }) }],
     ['an unknown ranking policy', false, { method: 'GET', path: '/competition/1', ...ok(200, { status: 'success', competition: { ...comp1, ranking: 'chart' } }) }],
     ['a 400 message the document does not list', false, { method: 'PUT', path: VOIE, request_content_type: 'application/json', request_body_b64: b64({ score: 'x' }), ...ok(400, { status: 'error', message: 'Invalid body: bad score' }) }],
     ['a leaderboard entry ranked 0', false, { method: 'GET', path: LB_WOD, ...ok(200, wodBoard([{ ...entry104, rank: 0 }])) }],
