@@ -28,6 +28,10 @@
  *   mod_ranking_read.c        the read path: answers per revision, ETag, 304, gzip
  *   mod_ranking_leaderboard.c leaderboards, and the inputs each child keeps for them
  *   mod_ranking_write.c       lane writes: PUT in grouped commits, DELETE
+ *   mod_ranking_setup.c       the organizer's writes: POST, PATCH, DELETE of
+ *                             competitions, WODs, spots, zones, heats; POST of lanes
+ *                             (their database rules: mod_ranking_setup_rules.c;
+ *                             a team list as text/csv: mod_ranking_setup_csv.c)
  *   mod_ranking_heatgen.c     POST .../wod/{w}/generate-heats: heats seeded from the
  *                             ranking (lib/rk_seed.h), in one transaction
  *   mod_ranking_stream.c      live updates, the request side: the event stream and the
