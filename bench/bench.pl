@@ -19,9 +19,15 @@
 #   - POST /connect against one bcrypt check (bench/bcrypt-cost.c);
 #   - the token check's share of a request, in instructions (callgrind), if valgrind
 #     is installed;
+#   - publication (API.md Part 3): the bench competition has `publication: validated`
+#     (lane 7 of every heat entered, not validated); the overall leaderboard and a
+#     heat's lanes as a reader (published view) and as an editor (full view), each
+#     against its static file; a validation, then at once a reader's overall leaderboard
+#     (50 rounds; 5 in --smoke mode), its delay;
 #   - the memory of the httpd children over REQUESTS requests (every read route,
-#     leaderboards included, and one lane PUT in 500): their RSS twice a second (the
-#     steady RSS: medians) and their peak RSS.
+#     leaderboards included, both views of the overall leaderboard and of a heat's
+#     lanes, and one lane PUT in 500): their RSS twice a second (the steady RSS:
+#     medians) and their peak RSS.
 # Prints one table and writes it as JSON.  Exit status: 0 when every target is met
 # (in --smoke mode: when every measurement ran without an error), 1 otherwise.
 #
@@ -37,7 +43,8 @@
 #            [--only REGEX] [--memory-log DIR]
 #
 #   --only REGEX: only the sections whose name matches: the read routes by their names
-#   (competition, wods, spots-2000, ...), leaderboard (the rebuild), lane-put, connect,
+#   (competition, wods, spots-2000, ...), leaderboard (the rebuild), publication (both
+#   views' reads and the validation's delay), lane-put, connect,
 #   callgrind, memory (with its whole mix of routes), postgresql, streams, generate
 #   (heat generation, then the leaderboard read after it: last); the ETag
 #   check runs with the lanes-B route.  --memory-log DIR: the measured part
@@ -117,6 +124,18 @@ my @wods = map { [split /\|/, $_, -1] }
                                       WHERE competition_id = 100 ORDER BY position, id"`;
 @wods == 12 or die "bench/large.sql: 12 WODs expected in competition 100\n";
 $ENV{BENCH_WODS} = join ' ', map { "$_->[1]:$_->[2]" } @wods;
+# Publication (API.md Part 3, doc/api.md section 13): the bench competition publishes
+# validated scores only, so that every section reads a competition with two views (the
+# judge, an editor, gets the full view; readers the published one).  Its lanes with a
+# score are validated (published values = current ones) but lane 7 of every heat:
+# entered, never validated, so that the published view differs from the full one.
+system("sqlite3 '$db' \"UPDATE competition SET publication = 'validated' WHERE id = 100;
+        UPDATE lane SET score_status = CASE WHEN score IS NULL THEN NULL
+                                            WHEN number = 7 THEN 'entered' ELSE 'validated' END,
+                        published_score = CASE WHEN number = 7 THEN NULL ELSE score END,
+                        published_tiebreak = CASE WHEN number = 7 THEN NULL ELSE tiebreak END
+        WHERE heat_id BETWEEN 400001 AND 402400\"") == 0
+    or die "cannot switch competition 100 to publication: validated\n";
 # Lane K (0 .. 23,999) of the large competition (bench/large.sql): its path (variant
 # A), and a score that fits its WOD, made from the counter N (as bench/lanes.lua).
 sub lane_path {
@@ -410,7 +429,12 @@ my @routes = (
     [leaderboard    => '/competition/100/leaderboard'],
     ['wod-leaderboard' => "/competition/100/wod/$wods[0][0]/leaderboard"],
 );
-my @all_routes = @routes;   # the memory run's mix: every route, whatever --only says
+# The memory run's mix: every route, whatever --only says, and the published view of
+# the overall leaderboard and of a heat's lanes (the judge's token with ?view=published;
+# the routes above are the full view, the judge's default)
+my @all_routes = (@routes,
+                  ['leaderboard-published' => '/competition/100/leaderboard?view=published'],
+                  ['lanes-A-published' => '/competition/100/zone/300001/heat/400001/voie/?view=published']);
 @routes = grep { $_->[0] =~ /$o{only}/ } @routes if $o{only};
 my %etag;
 for my $rt (@routes) {
@@ -548,8 +572,9 @@ sub raw_connect {
     return $s;
 }
 sub raw_request {
-    my ($s, $method, $path, $body) = @_;
-    my $req = "$method /api$path HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer $token\r\n";
+    my ($s, $method, $path, $body, $tok) = @_;   # TOK: the judge's token unless given
+    my $req = "$method /api$path HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+              . ($tok // $token) . "\r\n";
     $req .= "Content-Type: application/json\r\nContent-Length: " . length($body) . "\r\n"
         if defined $body;
     $req .= "\r\n" . ($body // '');
@@ -615,6 +640,112 @@ if ($o{rebuilds} > 0 && (!$o{only} || 'leaderboard' =~ /$o{only}/)) {
            sprintf('a lane PUT is on the overall leaderboard (%d bytes) %.1f ms after its '
                    . 'answer (median of %d rounds; at most 20), p99 %.1f ms (at most 50)',
                    $rebuild{bytes}, $rebuild{median_ms}, $rebuild{rounds}, $rebuild{p99_ms}));
+}
+
+# ---- publication: the two views of a validated competition (issue 29) ---------------
+#
+# The bench competition has `publication: validated` (set above).  Four read rows with
+# the same wrk parameters as the others, each against its static file of the same bytes
+# (target 1.0x): the overall leaderboard and heat 400001's lanes as a reader (the demo
+# reader's token: the published view) and as an editor (the judge's: the full view).
+# Then the validation's delay: ROUNDS rounds on one keep-alive connection of a judge's
+# lane PUT (the reader's leaderboard, read then, must not show it yet), a validation of
+# that lane, then at once a reader's GET of the overall leaderboard, timed from the
+# validation's answer to its last byte, which must hold the new score (target: median
+# at most 20 ms, as the rebuild after a write).  Validation needs an editor today, an
+# organizer soon: the judge first, the demo organizer from the first 403 on.
+my %pubval;
+my $pub_views_checked = 0;
+if (wanted('publication')) {
+    my $reader = $srv->login('demo', 'demo') or die "cannot log in as the demo reader\n";
+    my %body;
+    for my $v (['leaderboard', '/competition/100/leaderboard'],
+               ['lanes', '/competition/100/zone/300001/heat/400001/voie/']) {
+        my ($what, $path) = @$v;
+        for my $view (['published', $reader], ['full', $token]) {
+            my ($vname, $tok) = @$view;
+            my $name = "publication-$what-$vname";
+            my $res = $ua->get("$base/api$path", Authorization => "Bearer $tok");
+            $res->code == 200 or die "GET $path as $vname: " . $res->status_line . "\n";
+            my $b = $body{"$what-$vname"} = $res->content;
+            open my $fh, '>:raw', "$dir/static/$name.json" or die;
+            print $fh $b;
+            close $fh;
+            my $st = get("$base/static/$name.json");
+            $st->code == 200 && $st->content eq $b or die "static copy of $path ($vname) differs\n";
+            info(sprintf "%-34s %8d bytes: module vs static file", $name, length $b);
+            my @h = ("Authorization: Bearer $tok");
+            read_row(alternate(
+                sub { wrk(url => "$base/api$path", headers => \@h, $_[0] ? (duration => 1) : ()) },
+                sub { wrk(url => "$base/static/$name.json", headers => \@h,
+                          $_[0] ? (duration => 1) : ()) }),
+                route => "GET $path ($vname view)", name => $name, kind => 'read',
+                bytes => length $b, view => $vname);
+        }
+        # lane 7 of every heat is entered, not validated: the views must differ
+        $pub_views_checked++;
+        push @errors, "publication: the published and full views of $path are the same bytes"
+            if $body{"$what-published"} eq $body{"$what-full"};
+    }
+
+    my $rounds = $o{smoke} ? 5 : 50;
+    info("publication: a validation, then a reader's overall leaderboard, $rounds rounds");
+    # lanes spread over the WODs and heats, none of the rebuild's (4001 is prime to 24,000)
+    my @k = grep { int($_ / 10) < 2308 } map { ($_ * 4001 + 29) % 24000 } 1 .. 2 * $rounds;
+    splice @k, $rounds;
+    my %spot = map { split /\|/ } split /\n/,
+        `sqlite3 '$db' "SELECT id, spot_id FROM lane WHERE id IN (@{[ join ',', map { 500001 + $_ } @k ]})"`;
+    my $vtok = $token;
+    my $validator = 'judge';
+    my $s = raw_connect();
+    my $lb = '/competition/100/leaderboard';
+    raw_request($s, 'GET', $lb, undef, $reader);   # a first build (warm)
+    my (@total, @first, @vtime, $bad);
+    my $entry_of = sub {
+        my ($body, $k) = @_;
+        my $at = index($body, qq("spot_id":"$spot{500001 + $k}"));
+        return $at < 0 ? '' : substr($body, $at, index($body, ']', $at) - $at);
+    };
+    for my $r (0 .. $#k) {
+        my $k = $k[$r];
+        my $score = lane_score($k, 200_000 + $r);
+        my $wod = $wods[int($k / 2000)][0];
+        my $shows = qr/"wod_id":"$wod","rank":[^,]*,"points":[^,]*,"score":"\Q$score\E"/;
+        my ($pst) = raw_request($s, 'PUT', lane_path($k), qq({"score":"$score"}));
+        my ($bst, $before) = raw_request($s, 'GET', $lb, undef, $reader);
+        my ($vst, undef, undef, $vt) = raw_request($s, 'POST', lane_path($k) . '/validate', '{}', $vtok);
+        if ($vst == 403 && $validator eq 'judge') {
+            $vtok = $srv->login('organizer', 'organizer')
+                or die "validation: 403 for the judge, and no organizer login\n";
+            $validator = 'organizer';
+            info('publication: validation is 403 for the judge, the organizer validates');
+            ($vst, undef, undef, $vt) = raw_request($s, 'POST', lane_path($k) . '/validate', '{}', $vtok);
+        }
+        my ($st, $body, $t1, $t2) = raw_request($s, 'GET', $lb, undef, $reader);
+        push @vtime, 1000 * $vt;
+        push @first, 1000 * $t1;
+        push @total, 1000 * $t2;
+        unless ($pst == 200 && $bst == 200 && $vst == 200 && $st == 200
+                && $entry_of->($before, $k) !~ $shows && $entry_of->($body, $k) =~ $shows) {
+            $bad++;
+            push @errors, "publication round $r: PUT $pst, GET $bst, validate $vst, GET $st: the "
+                          . 'reader\'s leaderboard ' . ($entry_of->($before, $k) =~ $shows
+                                                       ? 'showed the score before its validation'
+                                                       : 'does not show the validated score')
+                          . " $score of lane " . (500001 + $k) if $bad <= 3;
+        }
+    }
+    close $s;
+    %pubval = (rounds => scalar @total, errors => $bad // 0, validator => $validator,
+               bytes => length($body{'leaderboard-published'}),
+               median_ms => percentile(0.5, @total), p99_ms => percentile(0.99, @total),
+               max_ms => percentile(1, @total), first_byte_median_ms => percentile(0.5, @first),
+               validate_median_ms => percentile(0.5, @vtime), times_ms => \@total);
+    target('publication-validate', !$pubval{errors} && $pubval{median_ms} <= 20,
+           sprintf('a validation (%s) is on a reader\'s overall leaderboard %.1f ms after its '
+                   . 'answer (median of %d rounds; at most 20), p99 %.1f ms; the validation '
+                   . 'itself %.1f ms', $validator, $pubval{median_ms}, $pubval{rounds},
+                   $pubval{p99_ms}, $pubval{validate_median_ms}));
 }
 
 # ---- lane PUT against SQLite's own commit rate ---------------------------------------
@@ -1036,7 +1167,7 @@ ThreadsPerChild 64
 MaxRequestWorkers 256
 MinSpareThreads 1
 MaxSpareThreads 256
-AsyncRequestWorkerFactor 64
+AsyncRequestWorkerFactor 160
 MaxConnectionsPerChild 0
 KeepAliveTimeout 30
 MaxKeepAliveRequests 0
@@ -1107,7 +1238,7 @@ CONF
                     read_runs_before_open => [map { $_->{rps} } @before],
                     read_runs_after_close => [map { $_->{rps} } @after],
                     read_ratio => $before->{rps} ? $with->{rps} / $before->{rps} : 0,
-                    mpm => 'event, 4 children x 64 threads, AsyncRequestWorkerFactor 64');
+                    mpm => 'event, 4 children x 64 threads, AsyncRequestWorkerFactor 160');
         push @rows, { route => "GET /competition/100/wod/ with $n streams open",
                       name => 'reads-with-streams', kind => 'streams', bytes => 0,
                       module_rps => $with->{rps}, static_rps => $before->{rps},
@@ -1207,7 +1338,8 @@ my @reads = grep { $_->{kind} =~ /^read/ } @rows;
 for my $r (@reads) {
     # the leaderboards' target is the issue's: at least as fast as the static file
     # and gzip answers at least as fast as the same gzip bytes from a static file
-    my $min = $r->{name} =~ /leaderboard|gzip/ ? 1.0 : 0.95;
+    # and both views of a validated competition (publication) as well
+    my $min = $r->{name} =~ /leaderboard|gzip|^publication-/ ? 1.0 : 0.95;
     target("ratio $r->{name}", $r->{ratio} >= $min,
            sprintf('%s: %.0f req/s vs %.0f for the static file (%.3f, at least %.2f)',
                    $r->{route}, $r->{module_rps}, $r->{static_rps}, $r->{ratio}, $min));
@@ -1249,6 +1381,7 @@ my %result = (
     leaderboard_rebuild => \%rebuild,
     gzip => \%gzip, streams => \%streams, postgresql => \%pg, nginx => \%nginx,
     generate_heats => \%gen,
+    publication_validate => \%pubval,
     targets => \%targets, errors => \@errors);
 open my $jf, '>', $o{json} or die "$o{json}: $!";
 print $jf JSON::PP->new->canonical->pretty->encode(\%result);
@@ -1272,6 +1405,10 @@ printf "leaderboard rebuild after a lane PUT: median %.2f ms, p99 %.2f ms, max %
        . "(first byte: median %.2f, p99 %.2f; %d rounds, %d bytes)\n",
        @rebuild{qw(median_ms p99_ms max_ms first_byte_median_ms first_byte_p99_ms rounds bytes)}
     if %rebuild;
+printf "validation on a reader's leaderboard (%s): median %.2f ms, p99 %.2f ms, max %.2f ms "
+       . "after the validation's answer (the validation: median %.2f ms; %d rounds, %d bytes)\n",
+       @pubval{qw(validator median_ms p99_ms max_ms validate_median_ms rounds bytes)}
+    if %pubval;
 printf "token check: %.2f%% of a request's instructions (%.0f of %.0f per request, callgrind)\n",
        100 * $token_share{share},
        ($token_share{instructions_bearer_parse} + $token_share{instructions_token_lookup}) / 2000,
@@ -1306,6 +1443,7 @@ if ($o{smoke}) {
     # short run
     my $checks = @rows + (exists $targets{'etag-changes'} ? 1 : 0) + (%memory ? 1 : 0)
                  + (%token_share ? 1 : 0) + (%rebuild ? 1 : 0) + (%streams ? 1 : 0)
+                 + (%pubval ? 1 : 0) + $pub_views_checked
                  + $nginx_checks;
     my $failed = @errors > $checks ? $checks : scalar @errors;
     print @errors ? "bench smoke: FAILED\n" : "bench smoke: every measurement ran\n";

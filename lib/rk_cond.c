@@ -83,7 +83,7 @@ rk_cond rk_cond_eval(const char *if_match, const char *if_none_match, const char
     return RK_COND_PASS;
 }
 
-char *rk_lane_etag(const char *epoch, const char *obj, size_t len, char *out)
+static char *object_etag(const char *epoch, char kind, const char *obj, size_t len, char *out)
 {
     static const char hex[] = "0123456789abcdef";
     unsigned char d[32];
@@ -96,8 +96,18 @@ char *rk_lane_etag(const char *epoch, const char *obj, size_t len, char *out)
         h[2 * i + 1] = hex[d[i] & 15];
     }
     h[32] = '\0';
-    n = snprintf(out, RK_LANE_ETAG_MAX, "\"%s-l%s\"", epoch, h);
+    n = snprintf(out, RK_LANE_ETAG_MAX, "\"%s-%c%s\"", epoch, kind, h);
     return n > 0 && n < RK_LANE_ETAG_MAX ? out : NULL;
+}
+
+char *rk_lane_etag(const char *epoch, const char *obj, size_t len, char *out)
+{
+    return object_etag(epoch, 'l', obj, len, out);
+}
+
+char *rk_resource_etag(const char *epoch, const char *obj, size_t len, char *out)
+{
+    return object_etag(epoch, 'r', obj, len, out);
 }
 
 int rk_answer_object(const char *body, size_t len, const char **obj, size_t *objlen)

@@ -36,6 +36,13 @@ rk_cond rk_cond_eval(const char *if_match, const char *if_none_match, const char
 #define RK_LANE_ETAG_MAX 96
 char *rk_lane_etag(const char *epoch, const char *obj, size_t len, char *out);
 
+/* The strong entity tag of one resource of another kind (competition, WOD, spot,
+ * zone, heat): the same, with "-r": "\"<EPOCH>-r<32 hex>\"".  A resource's JSON
+ * object names its kind by its keys, so two resources never share a tag unless they
+ * are the same resource shown the same way (a heat read through variant A or B).
+ * OUT: RK_LANE_ETAG_MAX bytes at least. */
+char *rk_resource_etag(const char *epoch, const char *obj, size_t len, char *out);
+
 /* The resource object of a single-resource answer {"status":"success","<key>":{...}}
  * (as rk_json_answer writes it): *OBJ and *OBJLEN point into BODY.  0, or -1 when
  * BODY is not of that shape. */

@@ -11,7 +11,8 @@
 static const rk_field competition_fields[] = {
     { "id", RK_F_ID }, { "name", RK_F_STR }, { "location", RK_F_NSTR },
     { "start_date", RK_F_NSTR }, { "end_date", RK_F_NSTR }, { "timezone", RK_F_NSTR },
-    { "status", RK_F_NSTR }, { "ranking", RK_F_NSTR }, { "advance", RK_F_INT },
+    { "status", RK_F_NSTR }, { "ranking", RK_F_NSTR }, { "publication", RK_F_NSTR },
+    { "advance", RK_F_INT },
 };
 static const rk_field wod_fields[] = {
     { "id", RK_F_ID }, { "name", RK_F_STR }, { "description", RK_F_STR },
@@ -42,6 +43,13 @@ static const rk_field history_fields[] = {
     { "id", RK_F_ID }, { "at", RK_F_NSTR }, { "user", RK_F_NSTR }, { "action", RK_F_NSTR },
     { "before", RK_F_JSON }, { "after", RK_F_JSON },
 };
+/* a record of a competition's change log (part 3): which resource (a lane: its id,
+ * its heat and zone; a heat: its zone), who, when, what */
+static const rk_field change_fields[] = {
+    { "id", RK_F_ID }, { "at", RK_F_NSTR }, { "user", RK_F_NSTR }, { "action", RK_F_NSTR },
+    { "resource", RK_F_NSTR }, { "resource_id", RK_F_ID }, { "zone_id", RK_F_ID },
+    { "heat_id", RK_F_ID }, { "before", RK_F_JSON }, { "after", RK_F_JSON },
+};
 
 const rk_resource rk_res_competition = { "competition", "competitions", FIELDS(competition_fields) };
 const rk_resource rk_res_wod = { "wod", "wods", FIELDS(wod_fields) };
@@ -51,6 +59,7 @@ const rk_resource rk_res_heat = { "heat", "heats", FIELDS(heat_fields) };
 const rk_resource rk_res_voie = { "voie", "voies", FIELDS(lane_fields) };
 const rk_resource rk_res_line = { "line", "lines", FIELDS(lane_fields) };
 const rk_resource rk_res_history = { "change", "history", FIELDS(history_fields) };
+const rk_resource rk_res_change = { "change", "changes", FIELDS(change_fields) };
 
 /* ---- answers written straight from rows (see rk_json.h) ---- */
 

@@ -33,6 +33,7 @@ extern const rk_resource rk_res_heat;
 extern const rk_resource rk_res_voie;  /* lane, variant A keys */
 extern const rk_resource rk_res_line;  /* lane, variant B keys */
 extern const rk_resource rk_res_history; /* a lane's change, variant A */
+extern const rk_resource rk_res_change;  /* a competition's change (part 3) */
 
 /* An answer written straight from rows, without a JSON tree: {"status":"success",
  * "<plural>":[<row>,...]} for a list, {"status":"success","<singular>":<row>} for one

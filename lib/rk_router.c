@@ -6,65 +6,79 @@
 
 #define READ (RK_M_GET | RK_M_HEAD)
 #define READ_ALLOW "GET, HEAD"
+/* a list that POST adds to, one resource that PATCH changes and DELETE removes */
+#define LIST_POST READ | RK_M_POST, "GET, HEAD, POST"
+#define ONE_PATCH READ | RK_M_PATCH | RK_M_DELETE, "GET, HEAD, PATCH, DELETE"
+/* write_role, write, kind: no write; the organizer's setup of a resource of KIND */
+#define NO_WRITE 0, RK_WRITE_NONE, 0
+#define SETUP(kind) RK_ROLE_ORGANIZER, RK_WRITE_SETUP, kind
 
 /* The routes, in the order they are tried (the first whose segments match wins). */
 static const rk_route_def routes[] = {
     { RK_ROUTE_CONNECT, 0, "CONNECT", { "connect" },
-      RK_M_POST, "POST", 0, 0, RK_ANSWER_NONE, RK_Q_COUNT, NULL },
+      RK_M_POST, "POST", 0, 0, RK_ANSWER_NONE, RK_Q_COUNT, NULL, NO_WRITE },
     { RK_ROUTE_COMPETITIONS, 0, "COMPETITIONS", { "competition" },
-      READ, READ_ALLOW, 1, 0, RK_ANSWER_ROWS, RK_Q_COMPETITIONS, &rk_res_competition },
+      LIST_POST, 1, 0, RK_ANSWER_ROWS, RK_Q_COMPETITIONS, &rk_res_competition,
+      SETUP(RK_RES_COMPETITION) },
     { RK_ROUTE_COMPETITION, 0, "COMPETITION", { "competition", "#" },
-      READ, READ_ALLOW, 0, 0, RK_ANSWER_ROWS, RK_Q_COMPETITION, &rk_res_competition },
+      ONE_PATCH, 0, 0, RK_ANSWER_ROWS, RK_Q_COMPETITION, &rk_res_competition,
+      SETUP(RK_RES_COMPETITION) },
     { RK_ROUTE_WODS, 0, "WODS", { "competition", "#", "wod" },
-      READ, READ_ALLOW, 1, 0, RK_ANSWER_ROWS, RK_Q_WODS, &rk_res_wod },
+      LIST_POST, 1, 0, RK_ANSWER_ROWS, RK_Q_WODS, &rk_res_wod, SETUP(RK_RES_WOD) },
     { RK_ROUTE_WOD, 0, "WOD", { "competition", "#", "wod", "#" },
-      READ, READ_ALLOW, 0, 0, RK_ANSWER_ROWS, RK_Q_WOD, &rk_res_wod },
+      ONE_PATCH, 0, 0, RK_ANSWER_ROWS, RK_Q_WOD, &rk_res_wod, SETUP(RK_RES_WOD) },
     { RK_ROUTE_SPOTS, 0, "SPOTS", { "competition", "#", "spot" },
-      READ, READ_ALLOW, 1, 0, RK_ANSWER_ROWS, RK_Q_SPOTS, &rk_res_spot },
+      LIST_POST, 1, 0, RK_ANSWER_ROWS, RK_Q_SPOTS, &rk_res_spot, SETUP(RK_RES_SPOT) },
     { RK_ROUTE_SPOT, 0, "SPOT", { "competition", "#", "spot", "#" },
-      READ, READ_ALLOW, 0, 0, RK_ANSWER_ROWS, RK_Q_SPOT, &rk_res_spot },
+      ONE_PATCH, 0, 0, RK_ANSWER_ROWS, RK_Q_SPOT, &rk_res_spot, SETUP(RK_RES_SPOT) },
     { RK_ROUTE_ZONES, RK_VARIANT_A, "ZONES", { "competition", "#", "zone" },
-      READ, READ_ALLOW, 1, 0, RK_ANSWER_ROWS, RK_Q_ZONES, &rk_res_zone },
+      LIST_POST, 1, 0, RK_ANSWER_ROWS, RK_Q_ZONES, &rk_res_zone, SETUP(RK_RES_ZONE) },
     { RK_ROUTE_ZONE, RK_VARIANT_A, "ZONE", { "competition", "#", "zone", "#" },
-      READ, READ_ALLOW, 0, 0, RK_ANSWER_ROWS, RK_Q_ZONE, &rk_res_zone },
+      ONE_PATCH, 0, 0, RK_ANSWER_ROWS, RK_Q_ZONE, &rk_res_zone, SETUP(RK_RES_ZONE) },
     { RK_ROUTE_A_HEATS, RK_VARIANT_A, "A_HEATS", { "competition", "#", "zone", "#", "heat" },
-      READ, READ_ALLOW, 1, 0, RK_ANSWER_ROWS, RK_Q_A_HEATS, &rk_res_heat },
+      LIST_POST, 1, 0, RK_ANSWER_ROWS, RK_Q_A_HEATS, &rk_res_heat, SETUP(RK_RES_HEAT) },
     { RK_ROUTE_A_HEAT, RK_VARIANT_A, "A_HEAT", { "competition", "#", "zone", "#", "heat", "#" },
-      READ, READ_ALLOW, 0, 0, RK_ANSWER_ROWS, RK_Q_A_HEAT, &rk_res_heat },
+      ONE_PATCH, 0, 0, RK_ANSWER_ROWS, RK_Q_A_HEAT, &rk_res_heat, SETUP(RK_RES_HEAT) },
     { RK_ROUTE_A_VOIES, RK_VARIANT_A, "A_VOIES",
       { "competition", "#", "zone", "#", "heat", "#", "voie" },
-      READ, READ_ALLOW, 1, 0, RK_ANSWER_ROWS, RK_Q_A_VOIES, &rk_res_voie },
+      LIST_POST, 1, 0, RK_ANSWER_ROWS, RK_Q_A_VOIES, &rk_res_voie, SETUP(RK_RES_LANE) },
     { RK_ROUTE_A_VOIE, RK_VARIANT_A, "A_VOIE",
       { "competition", "#", "zone", "#", "heat", "#", "voie", "#" },
-      READ | RK_M_PUT | RK_M_DELETE, "GET, HEAD, PUT, DELETE", 0, 0, RK_ANSWER_ROWS, RK_Q_A_VOIE, &rk_res_voie },
+      READ | RK_M_PUT | RK_M_DELETE, "GET, HEAD, PUT, DELETE", 0, 0, RK_ANSWER_ROWS, RK_Q_A_VOIE,
+      &rk_res_voie, RK_ROLE_EDITOR, RK_WRITE_LANE, RK_RES_LANE },
     { RK_ROUTE_B_HEATS, RK_VARIANT_B, "B_HEATS", { "competition", "#", "heat" },
-      READ, READ_ALLOW, 1, 0, RK_ANSWER_ROWS, RK_Q_B_HEATS, &rk_res_heat },
+      READ, READ_ALLOW, 1, 0, RK_ANSWER_ROWS, RK_Q_B_HEATS, &rk_res_heat, NO_WRITE },
     { RK_ROUTE_B_HEAT, RK_VARIANT_B, "B_HEAT", { "competition", "#", "heat", "#" },
-      READ, READ_ALLOW, 0, 0, RK_ANSWER_ROWS, RK_Q_B_HEAT, &rk_res_heat },
+      READ, READ_ALLOW, 0, 0, RK_ANSWER_ROWS, RK_Q_B_HEAT, &rk_res_heat, NO_WRITE },
     { RK_ROUTE_B_LINES, RK_VARIANT_B, "B_LINES", { "competition", "#", "heat", "#", "line" },
-      READ, READ_ALLOW, 1, 0, RK_ANSWER_ROWS, RK_Q_B_LINES, &rk_res_line },
+      READ, READ_ALLOW, 1, 0, RK_ANSWER_ROWS, RK_Q_B_LINES, &rk_res_line, NO_WRITE },
     { RK_ROUTE_B_LINE, RK_VARIANT_B, "B_LINE",
       { "competition", "#", "heat", "#", "line", "#" },
-      READ, READ_ALLOW, 0, 0, RK_ANSWER_ROWS, RK_Q_B_LINE, &rk_res_line },
+      READ, READ_ALLOW, 0, 0, RK_ANSWER_ROWS, RK_Q_B_LINE, &rk_res_line, NO_WRITE },
     { RK_ROUTE_LEADERBOARD, 0, "LEADERBOARD", { "competition", "#", "leaderboard" },
-      READ, READ_ALLOW, 0, 0, RK_ANSWER_LEADERBOARD, RK_Q_COUNT, NULL },
+      READ, READ_ALLOW, 0, 0, RK_ANSWER_LEADERBOARD, RK_Q_COUNT, NULL, NO_WRITE },
     { RK_ROUTE_WOD_LEADERBOARD, 0, "WOD_LEADERBOARD",
       { "competition", "#", "wod", "#", "leaderboard" },
-      READ, READ_ALLOW, 0, 0, RK_ANSWER_LEADERBOARD, RK_Q_COUNT, NULL },
+      READ, READ_ALLOW, 0, 0, RK_ANSWER_LEADERBOARD, RK_Q_COUNT, NULL, NO_WRITE },
     { RK_ROUTE_A_VOIE_HISTORY, RK_VARIANT_A, "A_VOIE_HISTORY",
       { "competition", "#", "zone", "#", "heat", "#", "voie", "#", "history" },
-      READ, READ_ALLOW, 1, 1, RK_ANSWER_ROWS, RK_Q_A_VOIE_HISTORY, &rk_res_history },
+      READ, READ_ALLOW, 1, RK_ROLE_EDITOR, RK_ANSWER_ROWS, RK_Q_A_VOIE_HISTORY, &rk_res_history, NO_WRITE },
     { RK_ROUTE_EVENTS, 0, "EVENTS", { "competition", "#", "events" },
-      READ, READ_ALLOW, 0, 0, RK_ANSWER_EVENTS, RK_Q_COUNT, NULL },
+      READ, READ_ALLOW, 0, 0, RK_ANSWER_EVENTS, RK_Q_COUNT, NULL, NO_WRITE },
+    { RK_ROUTE_CHANGES, 0, "CHANGES", { "competition", "#", "changes" },
+      READ, READ_ALLOW, 1, RK_ROLE_ORGANIZER, RK_ANSWER_ROWS, RK_Q_CHANGES, &rk_res_change, NO_WRITE },
     { RK_ROUTE_A_VOIE_VALIDATE, RK_VARIANT_A, "A_VOIE_VALIDATE",
       { "competition", "#", "zone", "#", "heat", "#", "voie", "#", "validate" },
-      RK_M_POST, "POST", 0, 1, RK_ANSWER_NONE, RK_Q_COUNT, NULL },
+      RK_M_POST, "POST", 0, 0, RK_ANSWER_NONE, RK_Q_COUNT, NULL,
+      RK_ROLE_ORGANIZER, RK_WRITE_VALIDATE_LANE, RK_RES_LANE },
     { RK_ROUTE_A_HEAT_VALIDATE, RK_VARIANT_A, "A_HEAT_VALIDATE",
       { "competition", "#", "zone", "#", "heat", "#", "validate" },
-      RK_M_POST, "POST", 0, 1, RK_ANSWER_NONE, RK_Q_COUNT, NULL },
+      RK_M_POST, "POST", 0, 0, RK_ANSWER_NONE, RK_Q_COUNT, NULL,
+      RK_ROLE_ORGANIZER, RK_WRITE_VALIDATE_HEAT, RK_RES_HEAT },
     { RK_ROUTE_GENERATE_HEATS, 0, "GENERATE_HEATS",
       { "competition", "#", "wod", "#", "generate-heats" },
-      RK_M_POST, "POST", 0, 1, RK_ANSWER_NONE, RK_Q_COUNT, NULL },
+      RK_M_POST, "POST", 0, 0, RK_ANSWER_NONE, RK_Q_COUNT, NULL,
+      RK_ROLE_ORGANIZER, RK_WRITE_GENERATE, RK_RES_HEAT },
 };
 
 #define NROUTES (sizeof(routes) / sizeof(routes[0]))
@@ -221,11 +235,30 @@ const char *rk_route_allow(rk_route_id id)
     return d ? d->allow : NULL;
 }
 
+int rk_route_role(rk_route_id id, unsigned method)
+{
+    const rk_route_def *d = rk_route_def_of(id);
+
+    if (!d || method == RK_M_OPTIONS) {
+        return RK_ROLE_NONE;
+    }
+    return method & (RK_M_GET | RK_M_HEAD) ? d->read_role : d->write_role;
+}
+
+int rk_role_parse(const char *s)
+{
+    return !s ? RK_ROLE_NONE
+           : !strcmp(s, "reader") ? RK_ROLE_READER
+           : !strcmp(s, "editor") ? RK_ROLE_EDITOR
+           : !strcmp(s, "organizer") ? RK_ROLE_ORGANIZER : RK_ROLE_NONE;
+}
+
 unsigned rk_method_bit(const char *method)
 {
     static const struct { const char *name; unsigned bit; } methods[] = {
         { "GET", RK_M_GET }, { "HEAD", RK_M_HEAD }, { "POST", RK_M_POST },
         { "PUT", RK_M_PUT }, { "DELETE", RK_M_DELETE }, { "OPTIONS", RK_M_OPTIONS },
+        { "PATCH", RK_M_PATCH },
     };
     size_t i;
 
@@ -248,8 +281,8 @@ int rk_route_is_public_read(rk_route_id id)
 {
     const rk_route_def *d = rk_route_def_of(id);
 
-    return d && !d->editors && (d->answer == RK_ANSWER_ROWS || d->answer == RK_ANSWER_LEADERBOARD
-                                || d->answer == RK_ANSWER_EVENTS);
+    return d && !d->read_role && (d->answer == RK_ANSWER_ROWS || d->answer == RK_ANSWER_LEADERBOARD
+                                  || d->answer == RK_ANSWER_EVENTS);
 }
 
 const char *rk_route_name(rk_route_id id)

@@ -7,6 +7,7 @@
 
 #include "rk_sql.h"
 #include "rk_json.h"
+#include "rk_resource.h"
 
 #define RK_VARIANT_A 1u
 #define RK_VARIANT_B 2u
@@ -38,6 +39,7 @@ typedef enum {
     RK_ROUTE_WOD_LEADERBOARD, /* /competition/{c}/wod/{w}/leaderboard */
     RK_ROUTE_A_VOIE_HISTORY,  /* A: .../zone/{z}/heat/{h}/voie/{v}/history (editors) */
     RK_ROUTE_EVENTS,          /* /competition/{c}/events: Server-Sent Events */
+    RK_ROUTE_CHANGES,         /* /competition/{c}/changes: the change log (organizers) */
     RK_ROUTE_A_VOIE_VALIDATE, /* A: POST .../zone/{z}/heat/{h}/voie/{v}/validate */
     RK_ROUTE_A_HEAT_VALIDATE, /* A: POST .../zone/{z}/heat/{h}/validate */
     RK_ROUTE_GENERATE_HEATS,  /* POST /competition/{c}/wod/{w}/generate-heats (organizers) */
@@ -64,6 +66,18 @@ typedef struct {
 #define RK_M_DELETE  0x10u
 #define RK_M_OPTIONS 0x20u
 #define RK_M_OTHER   0x40u
+#define RK_M_PATCH   0x80u
+
+/* Roles (API.md part 3, "Roles"), in order: each may do what the ones below may.
+ * RK_ROLE_NONE: no role needed (a route's read_role), or no token (a public read). */
+#define RK_ROLE_NONE      0
+#define RK_ROLE_READER    1
+#define RK_ROLE_EDITOR    2
+#define RK_ROLE_ORGANIZER 3
+
+/* The role named S ("reader", "editor", "organizer"), RK_ROLE_NONE for another
+ * string or NULL. */
+int rk_role_parse(const char *s);
 
 /* What answers a read of a route. */
 typedef enum {
@@ -72,6 +86,17 @@ typedef enum {
     RK_ANSWER_LEADERBOARD,        /* a leaderboard (rk_leaderboard.h) */
     RK_ANSWER_EVENTS        /* a stream of the competition's lane changes */
 } rk_answer;
+
+/* What answers a write (a method other than GET, HEAD, OPTIONS) of a route. */
+typedef enum {
+    RK_WRITE_NONE = 0,      /* none (/connect: its own answer) */
+    RK_WRITE_LANE,          /* a lane's PUT and DELETE (mod_ranking_write.c) */
+    RK_WRITE_SETUP,         /* POST on a list, PATCH and DELETE on one resource, of the
+                             * route's resource kind (mod_ranking_setup.c) */
+    RK_WRITE_VALIDATE_LANE, /* POST .../voie/{v}/validate (mod_ranking_validate.c) */
+    RK_WRITE_VALIDATE_HEAT, /* POST .../heat/{h}/validate (mod_ranking_validate.c) */
+    RK_WRITE_GENERATE       /* POST .../wod/{w}/generate-heats (mod_ranking_heatgen.c) */
+} rk_write;
 
 /* Everything known about a route, in one table (rk_router.c): how its path is
  * written, which variant serves it, its methods, and what answers a read of it. */
@@ -83,10 +108,17 @@ typedef struct {
     unsigned methods;           /* RK_M_* accepted (OPTIONS excluded) */
     const char *allow;          /* the Allow header of those methods */
     int list;                   /* 1: a list {"<plural>":[...]}, 0: one resource */
-    int editors;                /* 1: every method needs an editor (else only writes) */
+    int read_role;              /* the role a GET or HEAD needs (RK_ROLE_NONE: any
+                                 * client, a public mount's anonymous ones too) */
     rk_answer answer;           /* what answers a read */
     rk_query_id query;          /* RK_ANSWER_ROWS: the statement, with the path's ids */
     const rk_resource *res;     /* RK_ANSWER_ROWS: the resource its rows are */
+    int write_role;             /* the role its other methods need (POST, PUT, PATCH,
+                                 * DELETE), on the path's competition (a route without
+                                 * one: the server-wide role); 0 for /connect and the
+                                 * read-only routes */
+    rk_write write;             /* what answers its writes */
+    rk_resource_kind kind;      /* RK_WRITE_SETUP: the resource written */
 } rk_route_def;
 
 /* The table entry of ID (NULL for RK_ROUTE_NONE and out-of-range values). */
@@ -121,6 +153,11 @@ unsigned rk_route_methods(rk_route_id id);
 /* The Allow header value for a route ("GET, HEAD", "GET, HEAD, PUT, DELETE",
  * "POST"); NULL for RK_ROUTE_NONE. */
 const char *rk_route_allow(rk_route_id id);
+
+/* The role that METHOD (an RK_M_* bit) on route ID needs: the route's read_role for
+ * GET and HEAD, its write_role for the others (RK_ROLE_NONE for OPTIONS and for
+ * RK_ROUTE_NONE). */
+int rk_route_role(rk_route_id id, unsigned method);
 
 /* Map an HTTP method name to its RK_M_* bit (RK_M_OTHER when unknown). */
 unsigned rk_method_bit(const char *method);

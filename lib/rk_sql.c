@@ -4,12 +4,11 @@
  * from the parent row and LEFT JOINs the children: no row at all means the parent
  * (with its own nesting) does not exist (404); one row whose child columns are NULL
  * means an empty list.  Lists with a nullable sort key put NULLs last. */
-#include <stdio.h>
-#include <string.h>
 
 #include "rk_sql.h"
 
-#define COMPETITION_COLS "c.id, c.name, c.location, c.start_date, c.end_date, c.timezone, c.status, c.ranking, c.advance"
+#define COMPETITION_COLS "c.id, c.name, c.location, c.start_date, c.end_date, c.timezone, c.status," \
+    " c.ranking, c.publication, c.advance"
 #define WOD_COLS   "w.id, w.name, w.description, w.competition_id, w.position, w.scoring, w.time_cap"
 #define SPOT_COLS  "s.id, s.competition_id, s.name, s.division, s.affiliate, s.bib"
 #define ZONE_COLS  "z.id, z.competition_id, z.name, z.lane_count"
@@ -253,16 +252,28 @@ const rk_query rk_queries[RK_Q_COUNT] = {
     [RK_Q_GEN_LANE_INSERT] = { "ranking_gen_lane_insert",
         "INSERT INTO lane (id, heat_id, number, spot_id) VALUES (%lld, %lld, CAST(%lld AS INTEGER),"
         " CAST(%lld AS BIGINT))", 4 },
+    /* a change of any resource (part 3), in the transaction of the change: a lane is
+     * named by its heat and lane id (resource_id 0: NULL), another resource by
+     * resource_id (lane 0: NULL); zone and heat may be NULL */
     [RK_Q_HISTORY_RECORD] = { "ranking_history_record",
         "INSERT INTO lane_history (competition_id, zone_id, heat_id, lane_id, changed_at,"
         " user_name, action, lane_before, lane_after, resource, resource_id)"
-        " VALUES (%lld, %lld, %lld, NULLIF(CAST(%lld AS BIGINT), 0), %s, %s, %s,"
-        " NULLIF(%s, ''), NULLIF(%s, ''), %s, NULLIF(CAST(%lld AS BIGINT), 0))", 11 },
+        " VALUES (%lld, CAST(%lld AS BIGINT), CAST(%lld AS BIGINT), NULLIF(CAST(%lld AS BIGINT), 0),"
+        " %s, %s, %s, NULLIF(%s, ''), NULLIF(%s, ''), %s, NULLIF(CAST(%lld AS BIGINT), 0))", 11 },
+    /* a competition's change log, every kind of resource, oldest first; the parent is
+     * the competition (no row at all: 404) */
+    [RK_Q_CHANGES] = { "ranking_changes",
+        "SELECT c.id, x.id, x.changed_at, x.user_name, x.action, x.resource,"
+        " COALESCE(x.resource_id, x.lane_id), x.zone_id, x.heat_id, x.lane_before, x.lane_after"
+        " FROM competition c LEFT JOIN lane_history x ON x.competition_id = c.id"
+        " WHERE c.id = %lld ORDER BY x.id", 1 },
+
 
     /* live updates, a page at a time (then, for the published view of the competition's readers: the lane before,
      * the competition's publication, the lane's published values now) */
 #define HISTORY_EVENT_COLS "x.id, x.competition_id, x.zone_id, x.heat_id, x.lane_id, x.action," \
-    " x.lane_after, x.lane_before, c.publication, l.published_score, l.published_tiebreak"
+    " x.lane_after, x.lane_before, c.publication, l.published_score, l.published_tiebreak," \
+    " x.resource, x.resource_id"
 #define HISTORY_EVENT_FROM " FROM lane_history x LEFT JOIN competition c ON c.id = x.competition_id" \
     " LEFT JOIN lane l ON l.id = x.lane_id AND l.heat_id = x.heat_id"
     [RK_Q_HISTORY_SINCE] = { "ranking_history_since",
@@ -280,16 +291,27 @@ const rk_query rk_queries[RK_Q_COUNT] = {
      * ranking-admin wins (the statement then changes nothing) */
     [RK_Q_ACCOUNT_REHASH] = { "ranking_account_rehash",
         "UPDATE account SET password_hash = %s WHERE id = %lld AND password_hash = %s", 3 },
+    /* what every failed login costs (an unknown name as much as the costliest hash:
+     * its two digits, compared as text) */
+    [RK_Q_ACCOUNT_MAX_COST] = { "ranking_account_max_cost",
+        "SELECT MAX(substr(password_hash, 5, 2)) FROM account"
+        " WHERE substr(password_hash, 1, 4) IN ('$2y$', '$2a$', '$2b$')", 0 },
     /* hash, account, created_at, expires_at */
     [RK_Q_TOKEN_INSERT] = { "ranking_token_insert",
         "INSERT INTO token (hash, account_id, created_at, expires_at)"
         " VALUES (%s, %lld, %lld, %lld)", 4 },
     [RK_Q_TOKEN_PURGE] = { "ranking_token_purge",
         RK_SQL_TOKEN_PURGE, 1 },
-    /* hash, now */
+    /* competition (0: none), hash, now: the user, its server-wide role, the token's
+     * expiry and the user's grant on that competition (NULL: none) */
     [RK_Q_TOKEN_LOOKUP] = { "ranking_token_lookup",
-        "SELECT a.name, a.role, t.expires_at FROM token t JOIN account a ON a.id = t.account_id"
-        " WHERE t.hash = %s AND t.expires_at > %lld AND a.enabled = 1", 2 },
+        "SELECT a.name, a.role, t.expires_at, g.role FROM token t JOIN account a ON a.id = t.account_id"
+        " LEFT JOIN account_grant g ON g.account_id = a.id AND g.competition_id = %lld"
+        " WHERE t.hash = %s AND t.expires_at > %lld AND a.enabled = 1", 3 },
+    /* user name, competition: the user's grant there */
+    [RK_Q_GRANT_ROLE] = { "ranking_grant_role",
+        "SELECT g.role FROM account_grant g JOIN account a ON a.id = g.account_id"
+        " WHERE a.name = %s AND g.competition_id = %lld", 2 },
 
     /* safe retries (API.md part 3): a user's kept answer, expired or not (the glue
      * decides, rk_idem_check) */
@@ -316,6 +338,143 @@ const rk_query rk_queries[RK_Q_COUNT] = {
         " WHERE created_at <= CAST(%s AS BIGINT) ORDER BY created_at LIMIT 64)", 1 },
     [RK_Q_REVISION] = { "ranking_revision",
         "SELECT epoch, data, auth FROM revision WHERE id = 1", 0 },
+
+    /* ---- setup and day-of changes (rk_sql.h).  Integers are CAST: SQLite checks
+     * CHECK constraints before the column's affinity applies to text parameters. ---- */
+#define NEXT_ID(table, logged) \
+    "SELECT COALESCE(MAX(x), 0) + 1 FROM (SELECT MAX(id) AS x FROM " table \
+    " UNION ALL SELECT MAX(" logged ") FROM lane_history"
+#define INT_ "CAST(%lld AS INTEGER)"
+#define ID_ "CAST(%lld AS BIGINT)"
+    [RK_Q_SETUP_COMP_ROW] = { "ranking_setup_comp_row",
+        "SELECT name, location, start_date, end_date, timezone, status, ranking, publication,"
+        " advance FROM competition WHERE id = %lld", 1 },
+    [RK_Q_SETUP_COMP_NEXT] = { "ranking_setup_comp_next",
+        NEXT_ID("competition", "competition_id") ") t", 0 },
+    [RK_Q_SETUP_COMP_INSERT] = { "ranking_setup_comp_insert",
+        "INSERT INTO competition (id, name, location, start_date, end_date, timezone, status,"
+        " ranking, publication, advance) VALUES (" ID_ ", %s, %s, %s, %s, %s, %s, %s, %s, " INT_ ")", 10 },
+    [RK_Q_SETUP_COMP_UPDATE] = { "ranking_setup_comp_update",
+        "UPDATE competition SET name = %s, location = %s, start_date = %s, end_date = %s,"
+        " timezone = %s, status = %s, ranking = %s, publication = %s, advance = " INT_
+        " WHERE id = %lld AND id = %lld", 11 },
+    [RK_Q_SETUP_COMP_DELETE] = { "ranking_setup_comp_delete",
+        "DELETE FROM competition WHERE id = %lld AND id = %lld", 2 },
+    [RK_Q_SETUP_COMP_CHILDREN] = { "ranking_setup_comp_children",
+        "WITH p (c) AS (SELECT " ID_ ") SELECT"
+        " (SELECT COUNT(*) FROM wod, p WHERE competition_id = p.c)"
+        " + (SELECT COUNT(*) FROM spot, p WHERE competition_id = p.c)"
+        " + (SELECT COUNT(*) FROM zone, p WHERE competition_id = p.c)"
+        " + (SELECT COUNT(*) FROM heat, p WHERE competition_id = p.c)", 1 },
+    /* publication immediate -> validated: what the public saw stays published (the
+     * current values of the competition's lanes that were not published as they are) */
+    [RK_Q_SETUP_COMP_PUBLISH] = { "ranking_setup_comp_publish",
+        "UPDATE lane SET published_score = score, published_tiebreak = tiebreak"
+        " WHERE heat_id IN (SELECT id FROM heat WHERE competition_id = " ID_ ")"
+        " AND (COALESCE(published_score, '') <> COALESCE(score, '')"
+        " OR COALESCE(published_tiebreak, '') <> COALESCE(tiebreak, ''))", 1 },
+
+    [RK_Q_SETUP_WOD_ROW] = { "ranking_setup_wod_row",
+        "SELECT name, description, position, scoring, time_cap FROM wod"
+        " WHERE competition_id = %lld AND id = %lld", 2 },
+    [RK_Q_SETUP_WOD_NEXT] = { "ranking_setup_wod_next",
+        NEXT_ID("wod", "resource_id") " WHERE resource = 'wod') t", 0 },
+    [RK_Q_SETUP_WOD_INSERT] = { "ranking_setup_wod_insert",
+        "INSERT INTO wod (id, competition_id, name, description, position, scoring, time_cap)"
+        " VALUES (" ID_ ", " ID_ ", %s, %s, " INT_ ", %s, " INT_ ")", 7 },
+    [RK_Q_SETUP_WOD_UPDATE] = { "ranking_setup_wod_update",
+        "UPDATE wod SET name = %s, description = %s, position = " INT_ ", scoring = %s,"
+        " time_cap = " INT_ " WHERE competition_id = %lld AND id = %lld", 7 },
+    [RK_Q_SETUP_WOD_DELETE] = { "ranking_setup_wod_delete",
+        "DELETE FROM wod WHERE competition_id = %lld AND id = %lld", 2 },
+    [RK_Q_SETUP_WOD_POSITION] = { "ranking_setup_wod_position",
+        "SELECT COALESCE(MAX(position), 0) + 1 FROM wod WHERE competition_id = %lld", 1 },
+    [RK_Q_SETUP_WOD_HEATS] = { "ranking_setup_wod_heats",
+        "SELECT COUNT(*) FROM heat WHERE competition_id = %lld AND wod_id = %lld", 2 },
+    [RK_Q_SETUP_WOD_SCORES] = { "ranking_setup_wod_scores",
+        "SELECT l.score FROM heat h JOIN lane l ON l.heat_id = h.id"
+        " WHERE h.competition_id = %lld AND h.wod_id = %lld AND l.score IS NOT NULL", 2 },
+
+    [RK_Q_SETUP_SPOT_ROW] = { "ranking_setup_spot_row",
+        "SELECT name, division, affiliate, bib FROM spot WHERE competition_id = %lld AND id = %lld", 2 },
+    [RK_Q_SETUP_SPOT_NEXT] = { "ranking_setup_spot_next",
+        NEXT_ID("spot", "resource_id") " WHERE resource = 'spot') t", 0 },
+    [RK_Q_SETUP_SPOT_INSERT] = { "ranking_setup_spot_insert",
+        "INSERT INTO spot (id, competition_id, name, division, affiliate, bib)"
+        " VALUES (" ID_ ", " ID_ ", %s, %s, %s, " ID_ ")", 6 },
+    [RK_Q_SETUP_SPOT_UPDATE] = { "ranking_setup_spot_update",
+        "UPDATE spot SET name = %s, division = %s, affiliate = %s, bib = " ID_
+        " WHERE competition_id = %lld AND id = %lld", 6 },
+    [RK_Q_SETUP_SPOT_DELETE] = { "ranking_setup_spot_delete",
+        "DELETE FROM spot WHERE competition_id = %lld AND id = %lld", 2 },
+    [RK_Q_SETUP_SPOT_BIB] = { "ranking_setup_spot_bib",
+        "SELECT COUNT(*) FROM spot WHERE competition_id = %lld AND bib = %lld AND id <> %lld", 3 },
+    [RK_Q_SETUP_SPOT_LANES] = { "ranking_setup_spot_lanes",
+        "SELECT COUNT(*) FROM lane WHERE spot_id = %lld", 1 },
+    [RK_Q_SETUP_SPOT_KNOWN] = { "ranking_setup_spot_known",
+        "SELECT id, name, bib FROM spot WHERE competition_id = %lld ORDER BY id", 1 },
+    [RK_Q_SETUP_SPOT_CLEAR_BIB] = { "ranking_setup_spot_clear_bib",
+        "UPDATE spot SET bib = NULL WHERE competition_id = %lld AND id = %lld", 2 },
+
+    [RK_Q_SETUP_ZONE_ROW] = { "ranking_setup_zone_row",
+        "SELECT name, lane_count FROM zone WHERE competition_id = %lld AND id = %lld", 2 },
+    [RK_Q_SETUP_ZONE_NEXT] = { "ranking_setup_zone_next",
+        NEXT_ID("zone", "resource_id") " WHERE resource = 'zone') t", 0 },
+    [RK_Q_SETUP_ZONE_INSERT] = { "ranking_setup_zone_insert",
+        "INSERT INTO zone (id, competition_id, name, lane_count)"
+        " VALUES (" ID_ ", " ID_ ", %s, " INT_ ")", 4 },
+    [RK_Q_SETUP_ZONE_UPDATE] = { "ranking_setup_zone_update",
+        "UPDATE zone SET name = %s, lane_count = " INT_ " WHERE competition_id = %lld AND id = %lld", 4 },
+    [RK_Q_SETUP_ZONE_DELETE] = { "ranking_setup_zone_delete",
+        "DELETE FROM zone WHERE competition_id = %lld AND id = %lld", 2 },
+    [RK_Q_SETUP_ZONE_MAX_LANE] = { "ranking_setup_zone_max_lane",
+        "SELECT COALESCE(MAX(l.number), 0) FROM heat h JOIN lane l ON l.heat_id = h.id"
+        " WHERE h.competition_id = %lld AND h.zone_id = %lld", 2 },
+    [RK_Q_SETUP_ZONE_HEATS] = { "ranking_setup_zone_heats",
+        "SELECT COUNT(*) FROM heat WHERE competition_id = %lld AND zone_id = %lld", 2 },
+
+    /* a heat through variant A's path: competition, zone, heat */
+    [RK_Q_SETUP_HEAT_ROW] = { "ranking_setup_heat_row",
+        "SELECT h.number, h.wod_id, h.zone_id, h.start_time, h.status FROM " HEAT_IN_ZONE
+        " WHERE h.competition_id = %lld AND h.zone_id = %lld AND h.id = %lld", 3 },
+    [RK_Q_SETUP_HEAT_NEXT] = { "ranking_setup_heat_next",
+        NEXT_ID("heat", "resource_id") " WHERE resource = 'heat' UNION ALL"
+        " SELECT MAX(heat_id) FROM lane_history) t", 0 },
+    [RK_Q_SETUP_HEAT_INSERT] = { "ranking_setup_heat_insert",
+        "INSERT INTO heat (id, competition_id, number, wod_id, zone_id, start_time, status)"
+        " VALUES (" ID_ ", " ID_ ", " INT_ ", " ID_ ", " ID_ ", %s, %s)", 7 },
+    [RK_Q_SETUP_HEAT_UPDATE] = { "ranking_setup_heat_update",
+        "UPDATE heat SET number = " INT_ ", wod_id = " ID_ ", zone_id = " ID_ ","
+        " start_time = %s, status = %s WHERE competition_id = %lld AND id = %lld", 7 },
+    [RK_Q_SETUP_HEAT_DELETE] = { "ranking_setup_heat_delete",
+        "DELETE FROM heat WHERE competition_id = %lld AND id = %lld", 2 },
+    [RK_Q_SETUP_HEAT_NUMBER] = { "ranking_setup_heat_number",
+        "SELECT COUNT(*) FROM heat WHERE competition_id = %lld AND zone_id = %lld"
+        " AND number = %lld AND id <> %lld", 4 },
+    [RK_Q_SETUP_HEAT_LANES] = { "ranking_setup_heat_lanes",
+        "SELECT COUNT(score), COALESCE(MAX(number), 0) FROM lane WHERE heat_id = %lld", 1 },
+
+    [RK_Q_SETUP_LANE_NEXT] = { "ranking_setup_lane_next",
+        NEXT_ID("lane", "lane_id") ") t", 0 },
+    /* id, heat, number, spot, score, tiebreak: a score makes the lane "entered", and
+     * with the competition's publication "immediate" it is published at once */
+    [RK_Q_SETUP_LANE_INSERT] = { "ranking_setup_lane_insert",
+        "INSERT INTO lane (id, heat_id, number, spot_id, score, tiebreak, score_status,"
+        " published_score, published_tiebreak)"
+        " SELECT v.id, h.id, v.number, v.spot, v.score, v.tiebreak,"
+        " CASE WHEN v.score IS NULL THEN NULL ELSE 'entered' END,"
+        " CASE WHEN c.publication = 'immediate' THEN v.score END,"
+        " CASE WHEN c.publication = 'immediate' THEN v.tiebreak END"
+        " FROM (SELECT " ID_ " AS id, " ID_ " AS heat, " INT_ " AS number, " ID_ " AS spot,"
+        " CAST(%s AS TEXT) AS score, CAST(%s AS TEXT) AS tiebreak) v"
+        " JOIN heat h ON h.id = v.heat JOIN competition c ON c.id = h.competition_id", 6 },
+    [RK_Q_SETUP_LANE_HEAT] = { "ranking_setup_lane_heat",
+        "SELECT z.lane_count, w.scoring, w.time_cap FROM " HEAT_IN_ZONE
+        " LEFT JOIN wod w ON w.id = h.wod_id AND w.competition_id = h.competition_id"
+        " WHERE h.competition_id = %lld AND h.zone_id = %lld AND h.id = %lld", 3 },
+#undef NEXT_ID
+#undef INT_
+#undef ID_
 };
 
 /* SQLite's busy timeout, per statement step: apr_dbd's sqlite3 driver retries a step
@@ -335,50 +494,3 @@ const int rk_sqlite_setup_count = (int)(sizeof(rk_sqlite_setup) / sizeof(rk_sqli
 #define RK_STR(x) RK_STR_(x)
 const char rk_sqlite_module_busy[] = "PRAGMA busy_timeout = " RK_STR(RK_SQLITE_BUSY_MS);
 const char rk_sqlite_module_cache[] = "PRAGMA cache_size = -" RK_STR(RK_SQLITE_CACHE_KIB);
-
-static int same_text(const char *a, const char *b)
-{
-    return a && b ? strcmp(a, b) == 0 : a == b;
-}
-
-void rk_lane_args_pack(const rk_lane_patch *patch, const char *heat, const char *lane,
-                       const rk_lane_now *now, rk_lane_args *out)
-{
-    int number = (patch->set & RK_LANE_SET_NUMBER) != 0;
-    int spot = (patch->set & RK_LANE_SET_SPOT) != 0;
-    int score = (patch->set & RK_LANE_SET_SCORE) != 0;
-    int tiebreak = (patch->set & RK_LANE_SET_TIEBREAK) != 0;
-    /* the score and tiebreak the lane will have */
-    const char *new_score = !score ? now->score : patch->score_null ? NULL : patch->score;
-    const char *new_tiebreak = !tiebreak ? now->tiebreak
-                               : patch->tiebreak_null ? NULL : patch->tiebreak;
-    int changed = !same_text(new_score, now->score) || !same_text(new_tiebreak, now->tiebreak);
-
-    snprintf(out->number, sizeof(out->number), "%lld", number ? patch->number : 0LL);
-    /* number flag, number, spot flag, spot id, score flag, score, tiebreak flag,
-     * tiebreak, status flag, published score flag, published score, published
-     * tiebreak flag, published tiebreak, heat, lane */
-    out->update[0] = number ? "set" : "keep";
-    out->update[1] = out->number;
-    out->update[2] = !spot ? "keep" : patch->spot_null ? "null" : "set";
-    out->update[3] = spot && !patch->spot_null ? patch->spot_id : "0";
-    out->update[4] = !score ? "keep" : patch->score_null ? "null" : "set";
-    out->update[5] = score && !patch->score_null ? patch->score : "";
-    out->update[6] = !tiebreak ? "keep" : patch->tiebreak_null ? "null" : "set";
-    out->update[7] = tiebreak && !patch->tiebreak_null ? patch->tiebreak : "";
-    /* a change of score or tiebreak makes the lane 'entered' (no score: null); a write
-     * that changes neither keeps its status */
-    out->update[8] = !new_score ? "null" : changed ? "entered" : "keep";
-    /* publication 'immediate': every accepted write publishes */
-    out->update[9] = !now->immediate ? "keep" : new_score ? "set" : "null";
-    out->update[10] = now->immediate && new_score ? new_score : "";
-    out->update[11] = !now->immediate ? "keep" : new_tiebreak ? "set" : "null";
-    out->update[12] = now->immediate && new_tiebreak ? new_tiebreak : "";
-    out->update[13] = heat;
-    out->update[14] = lane;
-    /* heat, lane, number (0 = none), spot (0 = none) */
-    out->conflict[0] = heat;
-    out->conflict[1] = lane;
-    out->conflict[2] = out->number;
-    out->conflict[3] = out->update[3];
-}

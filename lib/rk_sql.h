@@ -68,12 +68,13 @@ typedef enum {
     RK_Q_GEN_LAST_IDS,      /* the largest heat id, lane id (0: none) */
     RK_Q_GEN_HEAT_INSERT,   /* id, competition, zone, WOD, number, start_time ('' = null) */
     RK_Q_GEN_LANE_INSERT,   /* id, heat, number, spot */
-    RK_Q_HISTORY_RECORD,     /* a record of any resource: competition, zone, heat, lane
-                             * (0: none), at, user, action, before, after ('' = null),
-                             * resource, resource id (0: none) */
+    RK_Q_HISTORY_RECORD,    /* a record of any resource: competition, zone, heat (NULL:
+                             * none), lane (0: none), at, user, action, before, after
+                             * ('' = null), resource, resource id (0: none) */
+    RK_Q_CHANGES,           /* a competition's change log (GET .../changes) */
     /* live updates: the change log after an id (id, competition, zone, heat, lane,
      * action, lane after, lane before, the competition's publication, the lane's
-     * published score and tiebreak now) */
+     * published score and tiebreak now, resource, resource id) */
     RK_Q_HISTORY_SINCE,     /* every competition: last id seen */
     RK_Q_HISTORY_REPLAY,    /* one competition: competition, last id seen */
     RK_Q_HISTORY_LAST,      /* the newest id, 0 when none */
@@ -81,9 +82,12 @@ typedef enum {
     RK_Q_ACCOUNT_BY_NAME,   /* id, password_hash, role, enabled */
     RK_Q_ACCOUNT_REHASH,    /* new hash, id, old hash: a password of another cost,
                              * hashed again at RankingPasswordCost on a login */
+    RK_Q_ACCOUNT_MAX_COST,  /* the highest bcrypt cost of the stored hashes ("04" to
+                             * "31", two digits), NULL when none */
     RK_Q_TOKEN_INSERT,
     RK_Q_TOKEN_PURGE,
-    RK_Q_TOKEN_LOOKUP,      /* name, role, expires_at */
+    RK_Q_TOKEN_LOOKUP,      /* name, role, expires_at, grant on the competition */
+    RK_Q_GRANT_ROLE,        /* a user's grant on a competition */
     /* safe retries (Idempotency-Key, lib/rk_idem.h): user name, key */
     RK_Q_IDEM_LOOKUP,       /* body_hash, created_at, status, location, etag, body */
     RK_Q_IDEM_KEEP,         /* key, method, path, hash, status, location ('' = null),
@@ -93,6 +97,37 @@ typedef enum {
     RK_Q_IDEM_PURGE,        /* cutoff: deletes at most 64 expired rows, oldest first */
     /* change counters */
     RK_Q_REVISION,          /* epoch, data, auth */
+    /* setup and day-of changes (API.md part 3; mod_ranking_setup.c): per resource,
+     * its writable columns in rk_resource.h's field order (ROW: by the path's ids of
+     * its single route), the next id (never one the table or the change log holds),
+     * INSERT (id, parent id, then every field), UPDATE (every field, then the
+     * competition and the id; a lane's heat and id), DELETE (the competition and the
+     * id), and the counts of the conflict rules */
+    RK_Q_SETUP_COMP_ROW, RK_Q_SETUP_COMP_NEXT, RK_Q_SETUP_COMP_INSERT, RK_Q_SETUP_COMP_UPDATE,
+    RK_Q_SETUP_COMP_DELETE,
+    RK_Q_SETUP_COMP_CHILDREN,        /* competition: its WODs, spots, zones and heats */
+    RK_Q_SETUP_COMP_PUBLISH,         /* competition: its lanes' values published as they are */
+    RK_Q_SETUP_WOD_ROW, RK_Q_SETUP_WOD_NEXT, RK_Q_SETUP_WOD_INSERT, RK_Q_SETUP_WOD_UPDATE,
+    RK_Q_SETUP_WOD_DELETE,
+    RK_Q_SETUP_WOD_POSITION,         /* competition: one more than its largest position */
+    RK_Q_SETUP_WOD_HEATS,            /* competition, WOD: the heats that use it */
+    RK_Q_SETUP_WOD_SCORES,           /* competition, WOD: the scores of its heats' lanes */
+    RK_Q_SETUP_SPOT_ROW, RK_Q_SETUP_SPOT_NEXT, RK_Q_SETUP_SPOT_INSERT, RK_Q_SETUP_SPOT_UPDATE,
+    RK_Q_SETUP_SPOT_DELETE,
+    RK_Q_SETUP_SPOT_BIB,             /* competition, bib, spot (0: none): others with it */
+    RK_Q_SETUP_SPOT_LANES,           /* spot: the lanes it is in */
+    RK_Q_SETUP_SPOT_KNOWN,           /* competition: id, name, bib of its spots (CSV import) */
+    RK_Q_SETUP_SPOT_CLEAR_BIB,       /* competition, spot: bib null (CSV import: bibs that move) */
+    RK_Q_SETUP_ZONE_ROW, RK_Q_SETUP_ZONE_NEXT, RK_Q_SETUP_ZONE_INSERT, RK_Q_SETUP_ZONE_UPDATE,
+    RK_Q_SETUP_ZONE_DELETE,
+    RK_Q_SETUP_ZONE_MAX_LANE,        /* competition, zone: the largest lane number of its heats */
+    RK_Q_SETUP_ZONE_HEATS,           /* competition, zone: its heats */
+    RK_Q_SETUP_HEAT_ROW, RK_Q_SETUP_HEAT_NEXT, RK_Q_SETUP_HEAT_INSERT, RK_Q_SETUP_HEAT_UPDATE,
+    RK_Q_SETUP_HEAT_DELETE,
+    RK_Q_SETUP_HEAT_NUMBER,          /* competition, zone, number, heat (0: none): others */
+    RK_Q_SETUP_HEAT_LANES,           /* heat: lanes with a score, the largest lane number */
+    RK_Q_SETUP_LANE_NEXT, RK_Q_SETUP_LANE_INSERT,
+    RK_Q_SETUP_LANE_HEAT,            /* c, z, h: the zone's lane_count, the WOD's scoring, cap */
     RK_Q_COUNT
 } rk_query_id;
 

@@ -145,10 +145,41 @@ static int json_value(const char *v)
     return ok;
 }
 
+/* The event of a change of another resource than a lane. */
+static size_t change_event(char *out, const rk_lane_change *c)
+{
+    rk_jw w = { out, 0 };
+    int with_body = strcmp(c->action, "delete") != 0 && c->lane && json_value(c->lane);
+
+    RK_JW_LIT(&w, "id: ");
+    rk_jw_put(&w, c->id, strlen(c->id));
+    RK_JW_LIT(&w, "\nevent: change\ndata: {\"action\":");
+    rk_jw_str(&w, c->action);
+    RK_JW_LIT(&w, ",\"resource\":");
+    rk_jw_str(&w, c->resource);
+    RK_JW_LIT(&w, ",\"id\":");
+    rk_jw_str(&w, c->resource_id);
+    RK_JW_LIT(&w, ",\"competition_id\":");
+    rk_jw_str(&w, c->competition_id);
+    if (with_body) {
+        RK_JW_LIT(&w, ",");
+        rk_jw_str(&w, c->resource);
+        RK_JW_LIT(&w, ":");
+        rk_jw_put(&w, c->lane, strlen(c->lane));   /* one line: compact JSON */
+    }
+    RK_JW_LIT(&w, "}\n\n");
+    return w.len;
+}
+
 size_t rk_sse_lane_event(char *out, const rk_lane_change *c, const char *key)
 {
     rk_jw w = { out, 0 };
-    int with_lane = strcmp(c->action, "delete") != 0 && c->lane && json_value(c->lane);
+    int with_lane;
+
+    if (c->resource && strcmp(c->resource, "lane") != 0) {
+        return change_event(out, c);
+    }
+    with_lane = strcmp(c->action, "delete") != 0 && c->lane && json_value(c->lane);
 
     RK_JW_LIT(&w, "id: ");
     rk_jw_put(&w, c->id, strlen(c->id));
@@ -195,6 +226,7 @@ int rk_sse_published(const rk_lane_change *c, rk_lane_change *out, char **lane)
     *out = *c;
     *lane = NULL;
     if (!c->publication || strcmp(c->publication, "validated") != 0
+        || (c->resource && strcmp(c->resource, "lane") != 0)
         || !strcmp(c->action, "delete") || !strcmp(c->action, "validate")
         || !(after = json_loads(c->lane ? c->lane : "", 0, NULL))) {
         return 1;

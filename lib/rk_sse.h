@@ -21,22 +21,29 @@ int rk_sse_last_event_id(const char *value, int64_t *id);
  * N, or 0 when there is no usable wait preference (absent, 0, over 60, not a number). */
 int rk_prefer_wait(const char *prefer);
 
-/* One change of a lane, as the change log holds it. */
+/* One change, as the change log holds it: of a lane, or (part 3) of another
+ * resource. */
 typedef struct {
     const char *id;              /* the record's id: the event's id */
     const char *competition_id, *zone_id, *heat_id, *lane_id;   /* zone_id may be NULL */
-    const char *action;          /* "update", "validate" (or "create"), or "delete" */
-    const char *lane;            /* the lane after the change (JSON text; NULL: delete) */
+    const char *action;          /* "create", "update", "delete" (or "validate") */
+    const char *lane;            /* the resource after the change (JSON text; NULL:
+                                  * delete) */
+    const char *resource;        /* NULL or "lane": a lane; else "competition", "wod",
+                                  * "spot", "zone" or "heat" */
+    const char *resource_id;     /* that resource's id (NULL for a lane) */
     /* for the published view (API.md part 3): the lane before the change (JSON text,
      * NULL when none), the competition's publication, the lane's published score and
      * tiebreak now (NULL: none) */
     const char *before, *publication, *published_score, *published_tiebreak;
 } rk_lane_change;
 
-/* The event of C ("id: ...\nevent: lane\ndata: {...}\n\n"), the lane under KEY ("voie"
- * or "line").  Returns its length; writes it into OUT unless OUT is NULL.  A record
- * whose lane is not one JSON value is sent as a delete-shaped event without the lane
- * (never broken JSON). */
+/* The event of C.  A lane: "id: ...\nevent: lane\ndata: {...}\n\n", the lane under
+ * KEY ("voie" or "line"); another resource: "event: change", data
+ * {"action":...,"resource":"heat","id":"40","competition_id":"1","heat":{...}} (a
+ * delete without the resource).  Returns its length; writes it into OUT unless OUT is
+ * NULL.  A record whose resource is not one JSON value is sent as a delete-shaped
+ * event without it (never broken JSON). */
 size_t rk_sse_lane_event(char *out, const rk_lane_change *c, const char *key);
 
 /* The change C as the published view shows it (API.md part 3): a competition whose

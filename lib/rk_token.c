@@ -402,10 +402,25 @@ int rk_password_policy_init(rk_password_policy *pol, int cost)
  * checks at C-1, C-2, ..., K and one more at K: a hash of cost K < C is padded with
  * the dummies of costs K to C-1.  A hash of a higher cost cannot be made cheaper: it
  * is rehashed at the next successful login. */
-int rk_password_verify(const rk_password_policy *pol, const char *password,
-                       const char *hash, int *rehash)
+/* POL's dummy at cost C (RK_PASSWORD_COST_MIN..RK_PASSWORD_COST_MAX) into OUT: the one
+ * made at C when C is not above POL's cost, else POL's with its cost digits
+ * rewritten (a bcrypt hash says its cost in its characters 4 and 5: "$2y$NN$"). */
+static const char *dummy_at(const rk_password_policy *pol, int c, char out[61])
+{
+    if (c <= pol->cost) {
+        return pol->dummy[c];
+    }
+    memcpy(out, pol->dummy[pol->cost], 61);
+    out[4] = (char)('0' + c / 10);
+    out[5] = (char)('0' + c % 10);
+    return out;
+}
+
+int rk_password_verify_at(const rk_password_policy *pol, const char *password,
+                          const char *hash, int floor, int *rehash)
 {
     int ok, cost, c;
+    char buf[61];
 
     *rehash = 0;
     if (!password) {
@@ -414,15 +429,21 @@ int rk_password_verify(const rk_password_policy *pol, const char *password,
     if (!pol || pol->cost == 0) {
         return 0;   /* no policy: nothing matches */
     }
+    if (floor < pol->cost) {
+        floor = pol->cost;
+    }
+    if (floor > RK_PASSWORD_COST_MAX) {
+        floor = RK_PASSWORD_COST_MAX;
+    }
     if (!is_bcrypt(hash)) {
         /* unknown user or a hash that is not bcrypt (never accepted): same cost */
-        apr_password_validate(password, pol->dummy[pol->cost]);
+        apr_password_validate(password, dummy_at(pol, floor, buf));
         return 0;
     }
     ok = apr_password_validate(password, hash) == APR_SUCCESS;
     cost = rk_password_cost(hash);
-    for (c = cost; c < pol->cost; c++) {
-        apr_password_validate(password, pol->dummy[c]);
+    for (c = cost < RK_PASSWORD_COST_MIN ? RK_PASSWORD_COST_MIN : cost; c < floor; c++) {
+        apr_password_validate(password, dummy_at(pol, c, buf));
     }
     /* bcrypt reads 72 bytes at most: a longer secret would match on its prefix */
     if (strlen(password) > RK_PASSWORD_MAX) {
@@ -430,6 +451,12 @@ int rk_password_verify(const rk_password_policy *pol, const char *password,
     }
     *rehash = ok && cost != pol->cost;
     return ok;
+}
+
+int rk_password_verify(const rk_password_policy *pol, const char *password,
+                       const char *hash, int *rehash)
+{
+    return rk_password_verify_at(pol, password, hash, 0, rehash);
 }
 
 int rk_password_hash(const char *password, int cost, char *out, size_t outlen)

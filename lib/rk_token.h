@@ -95,6 +95,17 @@ int rk_password_cost(const char *hash);
 int rk_password_verify(const rk_password_policy *pol, const char *password,
                        const char *hash, int *rehash);
 
+/* rk_password_verify, every call costing at least one bcrypt check at FLOOR (when it is
+ * above POL's cost; at most RK_PASSWORD_COST_MAX): give it the highest cost of the
+ * stored hashes, so that an unknown user, or a wrong password of a user whose hash
+ * has POL's cost, takes as long as a wrong password of the user whose hash costs the
+ * most (hashes of a higher cost than POL's are rehashed at their next successful
+ * login; until then they would tell which names exist).  The dummy at a cost above
+ * POL's is POL's own with the cost rewritten: bcrypt then runs at that cost (and
+ * never matches). */
+int rk_password_verify_at(const rk_password_policy *pol, const char *password,
+                          const char *hash, int floor, int *rehash);
+
 /* Hash PASSWORD with bcrypt at COST (4..31) into OUT (at least 61 bytes). 0 on success. */
 int rk_password_hash(const char *password, int cost, char *out, size_t outlen);
 

@@ -10,6 +10,9 @@
  *   mod_ranking_db.c          the database through mod_dbd: connections, statements,
  *                             queries
  *   mod_ranking_transaction.c transactions and the ranking-write mutex
+ *   mod_ranking_session.c     a connection's driver session: reset (PostgreSQL),
+ *                             read-only (SQLite), reopened; database errors once a
+ *                             second
  *   mod_ranking_changes.c     changes: the revision (shared between the children, read
  *                             per request), the change log (record, read since,
  *                             replay) and the one committed signal
@@ -25,6 +28,10 @@
  *   mod_ranking_read.c        the read path: answers per revision, ETag, 304, gzip
  *   mod_ranking_leaderboard.c leaderboards, and the inputs each child keeps for them
  *   mod_ranking_write.c       lane writes: PUT in grouped commits, DELETE
+ *   mod_ranking_setup.c       the organizer's writes: POST, PATCH, DELETE of
+ *                             competitions, WODs, spots, zones, heats; POST of lanes
+ *                             (their database rules: mod_ranking_setup_rules.c;
+ *                             a team list as text/csv: mod_ranking_setup_csv.c)
  *   mod_ranking_heatgen.c     POST .../wod/{w}/generate-heats: heats seeded from the
  *                             ranking (lib/rk_seed.h), in one transaction
  *   mod_ranking_idem.c        safe retries: a write's Idempotency-Key (replay, 422),

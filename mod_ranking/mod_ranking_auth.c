@@ -17,26 +17,43 @@ static int unauthorized(request_rec *r, int invalid_token)
     return HTTP_UNAUTHORIZED;
 }
 
+static int max_role(int a, int b)
+{
+    return a > b ? a : b;
+}
+
+const char *rkm_path_competition(const rkm_req *rq)
+{
+    return rq->route.nids > 0 ? rq->route.ids[RK_ID_COMPETITION] : NULL;
+}
+
 /* The token check proper, after the request's database state is known: the token
- * cache of this child process, keyed by the database's epoch and a keyed hash of the
- * token (rkm_token_cache_key), else the database (by the token's SHA-256).  Kept apart (not
- * inlined) so that a profile shows what it costs; ./scripts/bench measures it. */
+ * cache of this child process, keyed by the database's epoch, a keyed hash of the
+ * token (rkm_token_cache_key) and the path's competition, valid for the database's
+ * auth revision (moved by every change of an account, a token or a grant: a write
+ * reads it fresh, so a grant or its removal applies to it at once; a read within
+ * RankingRevisionCheck), else the database (by the token's SHA-256, with the user's
+ * grant on that competition: one statement).  Kept apart (not inlined) so that a
+ * profile shows what it costs; ./scripts/bench measures it. */
 static int __attribute__((noinline))
 token_lookup(request_rec *r, rkm_req *rq, rkm_db *db, const char *tok, size_t len)
 {
-    const char *args[2], *out[3];
-    char key[64 + RK_TOKEN_KEY_HEX + 2], hash[RK_HASH_HEX + 1];
+    const char *args[3], *out[4], *comp = rkm_path_competition(rq);
+    char key[64 + RK_TOKEN_KEY_HEX + RK_ID_MAX_DIGITS + 3], hash[RK_HASH_HEX + 1];
     apr_int64_t now = apr_time_sec(r->request_time);
-    size_t elen = strlen(rq->rev.epoch);
+    size_t elen = strlen(rq->rev.epoch), klen;
     rkm_token_entry te;
 
-    /* "<epoch>|<keyed hash of the token>"; the epoch is 16 hex digits (schema) */
+    /* "<epoch>|<keyed hash of the token>|<competition>"; the epoch is 16 hex digits
+     * (schema) */
     if (elen > 64) {
         elen = 64;
     }
     memcpy(key, rq->rev.epoch, elen);
     key[elen] = '|';
     rkm_token_cache_key(tok, len, key + elen + 1);
+    klen = strlen(key);
+    apr_snprintf(key + klen, sizeof(key) - klen, "|%s", comp ? comp : "");
     if (!rkm_token_cache_get(key, rq->rev.auth, &te) || te.expires <= now) {
         int rv;
 
@@ -45,9 +62,10 @@ token_lookup(request_rec *r, rkm_req *rq, rkm_db *db, const char *tok, size_t le
             return rv;
         }
         rk_sha256_hex(tok, len, hash);
-        args[0] = hash;
-        args[1] = apr_psprintf(r->pool, "%" APR_INT64_T_FMT, now);
-        switch (rkm_db_select_one(r, db, RK_Q_TOKEN_LOOKUP, args, out, 3)) {
+        args[0] = comp ? comp : "0";   /* 0: no competition, no grant */
+        args[1] = hash;
+        args[2] = apr_psprintf(r->pool, "%" APR_INT64_T_FMT, now);
+        switch (rkm_db_select_one(r, db, RK_Q_TOKEN_LOOKUP, args, out, 4)) {
         case -1:
             rkm_send_status(r, HTTP_SERVICE_UNAVAILABLE);
             return HTTP_SERVICE_UNAVAILABLE;
@@ -56,15 +74,50 @@ token_lookup(request_rec *r, rkm_req *rq, rkm_db *db, const char *tok, size_t le
         }
         memset(&te, 0, sizeof(te));
         te.expires = out[2] ? apr_strtoi64(out[2], NULL, 10) : 0;
-        te.editor = out[1] && !strcmp(out[1], "editor");
+        /* an unknown role (a newer schema's) is a reader's */
+        te.server_role = max_role(rk_role_parse(out[1]), RK_ROLE_READER);
+        te.role = max_role(te.server_role, rk_role_parse(out[3]));
         apr_cpystrn(te.user, out[0] ? out[0] : "", sizeof(te.user));
         rkm_token_cache_put(key, rq->rev.auth, &te);
     }
     r->user = apr_pstrdup(r->pool, te.user);
     r->ap_auth_type = "Bearer";
-    rq->editor = te.editor;
+    rq->role = te.role;
+    rq->server_role = te.server_role;
+    rq->editor = te.role >= RK_ROLE_EDITOR;
     rq->authenticated = 1;
     return OK;
+}
+
+int rkm_role_on(request_rec *r, const rkm_req *rq, const char *competition_id)
+{
+    const char *comp = rkm_path_competition(rq), *args[2], *grant[1];
+    rkm_db db;
+
+    if (!rq->authenticated) {
+        return RK_ROLE_READER;
+    }
+    if (!competition_id) {
+        return rq->server_role;
+    }
+    if (comp && !strcmp(comp, competition_id)) {
+        return rq->role;
+    }
+    /* another competition than the path's: its grant, read now */
+    memset(&db, 0, sizeof(db));
+    args[0] = r->user ? r->user : "";
+    args[1] = competition_id;
+    if (rkm_db_open(r, &db) != OK) {
+        return rq->server_role;
+    }
+    switch (rkm_db_select_one(r, &db, RK_Q_GRANT_ROLE, args, grant, 1)) {
+    case 1:
+        return max_role(rq->server_role, rk_role_parse(grant[0]));
+    case -1:
+        ap_log_rerror(APLOG_MARK, APLOG_WARNING, 0, r, "the grant of %s on competition %s "
+                      "could not be read: its server-wide role applies", args[0], competition_id);
+    }
+    return rq->server_role;
 }
 
 int rkm_authenticate(request_rec *r, rkm_req *rq)

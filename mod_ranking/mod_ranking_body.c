@@ -4,10 +4,9 @@
 #include "mod_ranking_config.h"
 #include "mod_ranking_request.h"
 
-static int is_json_type(const char *ct)
+static int is_type(const char *ct, const char *want)
 {
-    static const char want[] = "application/json";
-    size_t n = sizeof(want) - 1;
+    size_t n = strlen(want);
 
     if (!ct) {
         return 0;
@@ -106,11 +105,16 @@ int rkm_read_body(request_rec *r, char **buf, apr_size_t *len)
     return OK;
 }
 
-int rkm_take_json_body(request_rec *r, char **buf, apr_size_t *len)
+/* The body of a request whose Content-Type is one of TYPES (or 415). */
+static int take_body(request_rec *r, const char *const *types, char **buf, apr_size_t *len)
 {
+    const char *ct = apr_table_get(r->headers_in, "Content-Type");
     int rv;
 
-    if (!is_json_type(apr_table_get(r->headers_in, "Content-Type"))) {
+    while (*types && !is_type(ct, *types)) {
+        types++;
+    }
+    if (!*types) {
         rkm_send_status(r, HTTP_UNSUPPORTED_MEDIA_TYPE);
         return DONE;
     }
@@ -120,4 +124,30 @@ int rkm_take_json_body(request_rec *r, char **buf, apr_size_t *len)
     }
     rkm_send_error(r, rv, rv == HTTP_BAD_REQUEST ? "Invalid body: could not be read" : NULL);
     return DONE;
+}
+
+int rkm_take_json_body(request_rec *r, char **buf, apr_size_t *len)
+{
+    static const char *const json[] = { "application/json", NULL };
+
+    return take_body(r, json, buf, len);
+}
+
+int rkm_take_csv_body(request_rec *r, char **buf, apr_size_t *len)
+{
+    static const char *const csv[] = { "text/csv", NULL };
+
+    return take_body(r, csv, buf, len);
+}
+
+int rkm_is_csv(request_rec *r)
+{
+    return is_type(apr_table_get(r->headers_in, "Content-Type"), "text/csv");
+}
+
+int rkm_take_patch_body(request_rec *r, char **buf, apr_size_t *len)
+{
+    static const char *const patch[] = { "application/json", "application/merge-patch+json", NULL };
+
+    return take_body(r, patch, buf, len);
 }

@@ -8,6 +8,12 @@
  * terminated, *LEN bytes).  OK; otherwise the request is answered and the handler
  * returns the value: DONE (answered here) or AP_FILTER_ERROR (by httpd's filter). */
 int rkm_take_json_body(request_rec *r, char **buf, apr_size_t *len);
+/* The same for a team list: text/csv (RFC 4180, any charset parameter). */
+int rkm_take_csv_body(request_rec *r, char **buf, apr_size_t *len);
+/* 1 when the request's Content-Type is text/csv. */
+int rkm_is_csv(request_rec *r);
+/* The same for a PATCH: application/json or application/merge-patch+json (RFC 7396). */
+int rkm_take_patch_body(request_rec *r, char **buf, apr_size_t *len);
 
 /* The body, whatever its type, within the limit, read once per request and kept on
  * the request's state (a write with an Idempotency-Key reads it for the fingerprint,

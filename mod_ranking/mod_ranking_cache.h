@@ -20,10 +20,13 @@ void rkm_answer_insert(apr_uint64_t rev, void *v);
 apr_thread_mutex_t *rkm_build_lock(const char *key);
 void rkm_build_unlock(apr_thread_mutex_t *lock);
 
-/* Token checks, keyed by a keyed hash of the token under a per-child random key. */
+/* Token checks, keyed by a keyed hash of the token under a per-child random key and
+ * the competition of the request's path (the role there). */
 typedef struct {
     apr_int64_t expires;
-    int editor;
+    int server_role;   /* RK_ROLE_*: the user's server-wide role */
+    int role;          /* RK_ROLE_*: its role on the key's competition (the higher of
+                        * SERVER_ROLE and its grant there) */
     char user[65];     /* RK_USER_NAME_MAX + 1 */
 } rkm_token_entry;
 

@@ -180,29 +180,31 @@ int rkm_changes_record(request_rec *r, rkm_db *db, const rk_route *route, int la
     return nrows == 1 ? 0 : -1;
 }
 
-int rkm_changes_record_row(request_rec *r, rkm_db *db, const char *competition,
-                           const char *zone, const char *heat, const char *lane,
-                           const char *action, const char *before, const char *after)
+int rkm_changes_record_resource(request_rec *r, rkm_db *db, const char *resource,
+                                const char *competition, const char *zone, const char *heat,
+                                const char *id, const char *action, const char *before,
+                                const char *after)
 {
     char at[32];
     apr_size_t n;
     apr_time_exp_t t;
     const char *args[11];
+    int lane = !strcmp(resource, "lane");
     int nrows = 0;
 
     apr_time_exp_gmt(&t, r->request_time);
     apr_strftime(at, &n, sizeof(at), "%Y-%m-%dT%H:%M:%SZ", &t);
     args[0] = competition;
-    args[1] = zone;
+    args[1] = zone;      /* NULL: SQL NULL */
     args[2] = heat;
-    args[3] = lane ? lane : "0";
+    args[3] = lane ? id : "0";
     args[4] = at;
     args[5] = r->user ? r->user : "";
     args[6] = action;
     args[7] = before ? before : "";
     args[8] = after ? after : "";
-    args[9] = lane ? "lane" : "heat";
-    args[10] = lane ? "0" : heat;
+    args[9] = resource;
+    args[10] = lane ? "0" : id;
     if (rkm_db_query(r, db, RK_Q_HISTORY_RECORD, args, &nrows, APLOG_ERR) != 0) {
         return -1;
     }
@@ -235,7 +237,14 @@ static int change_of(const rkm_db *db, apr_dbd_row_t *row, rk_lane_change *c)
     c->publication = rkm_db_col(db, row, 8);
     c->published_score = rkm_db_col(db, row, 9);
     c->published_tiebreak = rkm_db_col(db, row, 10);
-    return c->id && c->competition_id && c->heat_id && c->lane_id && c->action;
+    c->resource = rkm_db_col(db, row, 11);
+    c->resource_id = rkm_db_col(db, row, 12);
+    if (!c->id || !c->competition_id || !c->action) {
+        return 0;
+    }
+    /* a lane is named by its heat and id; another resource by its own id */
+    return !c->resource || !strcmp(c->resource, "lane") ? c->heat_id && c->lane_id
+           : c->resource_id != NULL;
 }
 
 /* FN for each change of RES; the rows read. */

@@ -6,9 +6,12 @@
  *   counters that the database's triggers move on every change): read from the
  *   database, shared between the children of this server (a table of shared memory,
  *   RankingRevisionCheck) and found once per request (rkm_request_revision).
- * - The change log (table lane_history): one record per lane change, written by the
- *   writers through rkm_changes_record only; read after an id by the watcher, replayed
- *   for a new event stream, counted and read by the leaderboard inputs.
+ * - The change log (table lane_history): one record per accepted change of a lane
+ *   (rkm_changes_record) or, since API.md part 3, of a competition, WOD, spot, zone or
+ *   heat (rkm_changes_record_resource), written by the writers through these two
+ *   functions only, in the transaction of the change; read after an id by the
+ *   watcher, replayed for a new event stream, counted and read by the leaderboard
+ *   inputs, listed by GET /competition/{c}/changes.
  * - The committed signal (rkm_changes_write_done), sent by every writer once its write
  *   is over.  Who listens:
  *     - the revision the children share (here): it goes stale, so that every child's
@@ -24,7 +27,13 @@
  * exactly one (the lane's trigger: one changed row) and writes exactly one record, in
  * the same transaction.  rkm_changes_record enforces it: it refuses a change that
  * did not touch exactly one lane and a record that was not exactly one row, and then
- * the writer rolls the transaction back. */
+ * the writer rolls the transaction back.  Any other change (of another resource, or
+ * a lane created) never passes for a lane update: its record has no lane id (another
+ * resource) or the action "create", and a leaderboard input that meets such a record
+ * of its competition reads the whole competition again (mod_ranking_leaderboard.c);
+ * a change that moves the revision by more than one (a heat deleted with its lanes)
+ * makes the counts differ, which reads everything again too.  Nothing is ever
+ * skipped: at worst an input is read in full. */
 #ifndef MOD_RANKING_CHANGES_H
 #define MOD_RANKING_CHANGES_H
 
@@ -66,23 +75,26 @@ int rkm_request_revision_fresh(request_rec *r, rkm_db *db, struct rkm_req *rq);
 #define RKM_CHANGES_PAGE 500
 
 /* Record a change of the lane of ROUTE (variant A) inside the transaction of the
- * change: when, who, what (ACTION "update" or "delete"), the lane before and after
- * (NULL: deleted).  LANE_ROWS is the count of lanes the change's statement changed:
+ * change: when, who, what (ACTION "create", "update" or "delete"), the lane before
+ * (NULL: created) and after (NULL: deleted).  LANE_ROWS is the count of lanes the change's statement changed:
  * anything but 1 is refused (the rule above).  0, or -1 (the writer rolls back). */
 int rkm_changes_record(request_rec *r, rkm_db *db, const rk_route *route, int lane_rows,
                        const char *action, const char *before, const char *after);
 
-/* Record one heat or lane that a heat generation (mod_ranking_heatgen.c) inserted or
- * deleted, inside its transaction: LANE NULL for the heat HEAT (resource "heat"), else
- * the lane LANE of heat HEAT; ACTION "create" or "delete"; BEFORE / AFTER the resource
- * as the API shows it (NULL: none).  The writer records every row it inserted or
- * deleted, each of which moved the data revision by one (its trigger): the rule above
- * holds in count, and since these records are no lane updates, a kept leaderboard input
- * reads its competition again (mod_ranking_leaderboard.c).  0, or -1 (the writer rolls
- * back). */
-int rkm_changes_record_row(request_rec *r, rkm_db *db, const char *competition,
-                           const char *zone, const char *heat, const char *lane,
-                           const char *action, const char *before, const char *after);
+/* Record a change of a resource (API.md part 3) inside the transaction of the change:
+ * RESOURCE ("competition", "wod", "spot", "zone", "heat" or "lane") and its ID, its
+ * COMPETITION, and where it is (ZONE: a zone's own id or a heat's or lane's zone,
+ * HEAT: a heat's own id or a lane's heat; NULL otherwise), ACTION ("create",
+ * "update", "delete"), the resource as shown BEFORE and AFTER (NULL: none).  The
+ * setup writes record this way; so does a heat generation (mod_ranking_heatgen.c),
+ * every heat and lane it inserted or deleted, each of which moved the data revision
+ * by one (its trigger): the rule above holds in count, and since these records are
+ * no lane updates, a kept leaderboard input reads its competition again
+ * (mod_ranking_leaderboard.c).  0, or -1 (the writer rolls back). */
+int rkm_changes_record_resource(request_rec *r, rkm_db *db, const char *resource,
+                                const char *competition, const char *zone, const char *heat,
+                                const char *id, const char *action, const char *before,
+                                const char *after);
 
 /* The id of the newest record (0 when none) into *ID: 0, or -1 on a database error. */
 int rkm_changes_newest(request_rec *r, rkm_db *db, apr_int64_t *id);

@@ -1,6 +1,8 @@
 /* mod_ranking_connect.c: POST /connect (a user's name and password for a bearer
  * token) and the login throttling counters (httpd's socache, shared by the child
  * processes). */
+#include <stdlib.h>
+
 #include <limits.h>
 
 #include "apr_global_mutex.h"
@@ -277,8 +279,20 @@ static uint32_t throttle_fail(request_rec *r, const throttle_keys *k)
 
 /* ---- POST /connect ---- */
 
-/* The account of CRED checked at the cost of one bcrypt check at RankingPasswordCost
- * whatever happens (rk_password_verify), so that time tells nothing.  OK with ACCT
+/* The highest bcrypt cost of the stored hashes, 0 when none (or on a database error:
+ * then the account's own query fails too, and the login answers 503). */
+static int stored_cost_max(request_rec *r, rkm_db *db)
+{
+    const char *v[1] = { NULL };
+
+    return rkm_db_select_one(r, db, RK_Q_ACCOUNT_MAX_COST, NULL, v, 1) > 0 && v[0]
+           ? atoi(v[0]) : 0;
+}
+
+/* The account of CRED checked at the cost of one bcrypt check at RankingPasswordCost,
+ * or at the cost of the costliest stored hash when that is higher (a hash made with
+ * `ranking-admin --cost 12`, until its user's next login rehashes it), whatever
+ * happens (rk_password_verify_at), so that time tells nothing.  OK with ACCT
  * (id, hash, role, enabled) of an enabled account whose password matched, and
  * *REHASH a new hash of the password at RankingPasswordCost when the stored one has
  * another cost (else NULL); 401 when not (logged); 503 on a database error. */
@@ -292,7 +306,8 @@ static int check_credentials(request_rec *r, rkm_db *db, rk_credentials *cred, c
     if (found < 0) {
         return HTTP_SERVICE_UNAVAILABLE;
     }
-    ok = rk_password_verify(&passwords, cred->client_secret, found ? acct[1] : NULL, &again);
+    ok = rk_password_verify_at(&passwords, cred->client_secret, found ? acct[1] : NULL,
+                               stored_cost_max(r, db), &again);
     if (found && ok && acct[3] && strcmp(acct[3], "1") == 0) {
         if (again) {
             *rehash = apr_palloc(r->pool, 61);

@@ -10,6 +10,10 @@
 struct rkm_conn {
     apr_pool_t *pool;
     int sqlite;
+    long session;             /* PostgreSQL: the backend pid they were prepared on */
+    apr_time_t verified;      /* ... and when the session was last known alive */
+    int readonly;             /* SQLite: the file was opened read-only */
+    apr_time_t reopened;      /* ... and the last time it was opened again */
     apr_dbd_prepared_t *stmt[RK_Q_COUNT];
 };
 
@@ -53,15 +57,37 @@ void rkm_db_register_hooks(void)
 {
     ap_hook_check_config(db_check_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_post_config(db_post_config, NULL, NULL, APR_HOOK_MIDDLE);
+    rkm_session_register_hooks();
 }
 
-static void log_dbd(request_rec *r, const apr_dbd_driver_t *drv, apr_dbd_t *h, int rv,
-                    const char *what, int level)
-{
-    const char *msg = apr_dbd_error(drv, h, rv);
+/* SQLite's SQLITE_READONLY: a write on a connection whose file is open read-only */
+#define SQLITE_READONLY_RC 8
 
-    ap_log_rerror(APLOG_MARK, level, 0, r, "database error (%s): %s", what,
-                  msg ? msg : "unknown");
+/* When a PostgreSQL connection of this child was last found lost (a statement failed
+ * and libpq says the connection is gone: the server restarted or went away).  The
+ * other pooled connections of the child, idle since, most likely are too: each is
+ * tried once at its next use (conn_usable), so that none fails a request later. */
+static apr_time_t lost_at;
+
+/* A failed statement WHAT of DB: logged at LEVEL (an expected refusal: APLOG_INFO),
+ * but a write refused because the SQLite file is open read-only at WARNING, whatever
+ * LEVEL says, saying so (the connection is reopened at its next use). */
+static void log_dbd(request_rec *r, server_rec *s, rkm_db *db, int rv, const char *what,
+                    int level)
+{
+    const char *msg = apr_dbd_error(db->dbd->driver, db->dbd->handle, rv);
+
+    if (!db->conn->sqlite && rkm_db_session_lost(db->dbd, 0) == 1) {
+        __atomic_store_n(&lost_at, apr_time_now(), __ATOMIC_SEQ_CST);
+    }
+    if (db->conn->sqlite && rv == SQLITE_READONLY_RC) {
+        db->conn->readonly = 1;
+        rkm_db_log(r, s, APLOG_WARNING, "database error (%s): %s: the database file was opened "
+                   "read-only (its rights, or its directory's, for the server's user?); the "
+                   "connection is opened again once it is writable", what, msg ? msg : "unknown");
+        return;
+    }
+    rkm_db_log(r, s, level, "database error (%s): %s", what, msg ? msg : "unknown");
 }
 
 /* Run a statement that may return rows, draining them. */
@@ -104,11 +130,7 @@ static int schema_version(apr_pool_t *p, ap_dbd_t *dbd)
  * here rather than through ap_dbd_prepare keeps them away from the connections of
  * other modules' mod_dbd databases in the same server (which need not hold our
  * schema), and lets the module recover by itself once a missing schema appears. */
-/* Log at ERR for R, or for S when there is no request (a thread of the module's). */
-#define CONN_ERR(r, s, ...) do { \
-        if (r) ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, (r), __VA_ARGS__); \
-        else ap_log_error(APLOG_MARK, APLOG_ERR, 0, (s), __VA_ARGS__); \
-    } while (0)
+#define CONN_ERR(r, s, ...) rkm_db_log(r, s, APLOG_ERR, __VA_ARGS__)
 
 static rkm_conn *conn_init(request_rec *r, server_rec *s, ap_dbd_t *dbd)
 {
@@ -156,8 +178,70 @@ static rkm_conn *conn_init(request_rec *r, server_rec *s, ap_dbd_t *dbd)
             return NULL;
         }
     }
+    c->session = rkm_db_session(dbd, c->sqlite);
+    c->verified = apr_time_now();
+    if (c->sqlite && rkm_db_file_readonly(dbd) == 1) {
+        c->readonly = 1;
+        rkm_db_log(r, s, APLOG_WARNING, "the database file was opened read-only (its "
+                   "rights, or its directory's, for the server's user?): writes answer 503 "
+                   "until it is writable; the connection is opened again then");
+    }
     apr_pool_userdata_setn(c, CONN_KEY, NULL, dbd->pool);
     return c;
+}
+
+/* Whether C, the statements of connection DBD, can still be used: not when the
+ * PostgreSQL session is not the one they were prepared on (a PQreset by mod_dbd's
+ * check, after an outage: they are gone with the old session); not when the SQLite
+ * file was open read-only and the connection could be opened again (tried at most
+ * once a second: the file may still be read-only, then it stays so). */
+static int conn_usable(request_rec *r, server_rec *s, ap_dbd_t *dbd, rkm_conn *c)
+{
+    long session;
+    apr_time_t now;
+
+    if (!c->sqlite) {
+        if (c->verified < __atomic_load_n(&lost_at, __ATOMIC_SEQ_CST)) {
+            /* idle since another connection was found lost: try it; if it is lost
+             * too, libpq reconnects it now (mod_dbd's check, made here) */
+            c->verified = apr_time_now();
+            if (exec_drain(c->pool, dbd, "SELECT 1") != 0
+                && apr_dbd_check_conn(dbd->driver, c->pool, dbd->handle) != APR_SUCCESS) {
+                return 0;   /* the statements' preparation fails and says so: 503 */
+            }
+        }
+        session = rkm_db_session(dbd, 0);
+        if (session && session != c->session) {
+            rkm_db_log(r, s, APLOG_WARNING | RKM_DB_ALWAYS, "the database session of a "
+                       "pooled connection was reset (the database restarted?): its "
+                       "statements are prepared again");
+            return 0;
+        }
+        return 1;
+    }
+    if (!c->readonly || (now = apr_time_now()) - c->reopened < apr_time_from_sec(1)) {
+        return 1;
+    }
+    c->reopened = now;
+    return rkm_db_reopen(s, dbd) != 0;
+}
+
+/* The statements of connection DBD: prepared at its first use by the module, and
+ * again after conn_usable found them unusable. */
+static rkm_conn *conn_get(request_rec *r, server_rec *s, ap_dbd_t *dbd)
+{
+    void *data = NULL;
+    rkm_conn *c;
+
+    apr_pool_userdata_get(&data, CONN_KEY, dbd->pool);
+    if ((c = data) != NULL && conn_usable(r, s, dbd, c)) {
+        return c;
+    }
+    if (c) {
+        apr_pool_userdata_setn(NULL, CONN_KEY, NULL, dbd->pool);
+        apr_pool_destroy(c->pool);
+    }
+    return conn_init(r, s, dbd);
 }
 
 /* The connection of a request: taken from mod_dbd's pool at the request's first
@@ -205,19 +289,21 @@ int rkm_db_open(request_rec *r, rkm_db *db)
         h->s = m->server;
         apr_pool_userdata_setn(h, REQ_DBD_KEY, NULL, m->pool);
     }
-    if (!h->dbd && dbd_open && (h->dbd = dbd_open(m->pool, m->server)) != NULL) {
-        apr_pool_cleanup_register(m->pool, h, req_dbd_close, apr_pool_cleanup_null);
+    if (!h->dbd && dbd_open && rkm_db_open_allowed()) {
+        h->dbd = dbd_open(m->pool, m->server);
+        rkm_db_opened(h->dbd != NULL);
+        if (h->dbd) {
+            apr_pool_cleanup_register(m->pool, h, req_dbd_close, apr_pool_cleanup_null);
+        }
     }
     db->dbd = h->dbd;
     if (!db->dbd) {
-        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r,
-                      "no database connection (check DBDriver/DBDParams and that the "
-                      "database is reachable and readable by the server's user)");
+        rkm_db_log(r, r->server, APLOG_ERR,
+                   "no database connection (check DBDriver/DBDParams and that the "
+                   "database is reachable and readable by the server's user)");
         return HTTP_SERVICE_UNAVAILABLE;
     }
-    data = NULL;
-    apr_pool_userdata_get(&data, CONN_KEY, db->dbd->pool);
-    db->conn = data ? data : conn_init(r, r->server, db->dbd);
+    db->conn = conn_get(r, r->server, db->dbd);
     return db->conn ? OK : HTTP_SERVICE_UNAVAILABLE;
 }
 
@@ -235,14 +321,16 @@ void rkm_db_put(request_rec *r)
 
 int rkm_db_open_bg(apr_pool_t *p, server_rec *s, rkm_db *db)
 {
-    void *data = NULL;
-
-    db->dbd = dbd_open ? dbd_open(p, s) : NULL;
+    db->dbd = NULL;
+    if (!dbd_open || !rkm_db_open_allowed()) {
+        return -1;
+    }
+    db->dbd = dbd_open(p, s);
+    rkm_db_opened(db->dbd != NULL);
     if (!db->dbd) {
         return -1;
     }
-    apr_pool_userdata_get(&data, CONN_KEY, db->dbd->pool);
-    db->conn = data ? data : conn_init(NULL, s, db->dbd);
+    db->conn = conn_get(NULL, s, db->dbd);
     if (!db->conn) {
         dbd_close(s, db->dbd);
         db->dbd = NULL;
@@ -284,9 +372,7 @@ int rkm_db_select_bg(server_rec *s, apr_pool_t *p, rkm_db *db, rk_query_id q, co
     int rv = run_select(p, db, q, args, res);
 
     if (rv != 0) {
-        const char *msg = apr_dbd_error(db->dbd->driver, db->dbd->handle, rv);
-        ap_log_error(APLOG_MARK, APLOG_ERR, 0, s, "database error (%s): %s",
-                     rk_queries[q].label, msg ? msg : "unknown");
+        log_dbd(NULL, s, db, rv, rk_queries[q].label, APLOG_ERR);
     }
     return rv;
 }
@@ -302,7 +388,7 @@ int rkm_db_select(request_rec *r, apr_pool_t *p, rkm_db *db, rk_query_id q, cons
     int rv = run_select(p, db, q, args, res);
 
     if (rv != 0) {
-        log_dbd(r, db->dbd->driver, db->dbd->handle, rv, rk_queries[q].label, APLOG_ERR);
+        log_dbd(r, r->server, db, rv, rk_queries[q].label, APLOG_ERR);
     }
     return rv;
 }
@@ -316,7 +402,7 @@ int rkm_db_query(request_rec *r, rkm_db *db, rk_query_id q, const char **args, i
     rv = apr_dbd_pquery(db->dbd->driver, r->pool, db->dbd->handle, nrows, db->conn->stmt[q],
                         rk_queries[q].nargs, args);
     if (rv != 0) {
-        log_dbd(r, db->dbd->driver, db->dbd->handle, rv, rk_queries[q].label, level);
+        log_dbd(r, r->server, db, rv, rk_queries[q].label, level);
     }
     return rv;
 }
@@ -405,7 +491,7 @@ int rkm_db_exec(request_rec *r, rkm_db *db, const char *sql, int quiet)
     int rv = apr_dbd_query(db->dbd->driver, db->dbd->handle, &nrows, sql);
 
     if (rv != 0 && rv != quiet) {
-        log_dbd(r, db->dbd->driver, db->dbd->handle, rv, sql, APLOG_ERR);
+        log_dbd(r, r->server, db, rv, sql, APLOG_ERR);
     }
     return rv;
 }

@@ -24,6 +24,10 @@ void rkm_db_register_hooks(void);
  * pre_config, made at post_config, attached to in each child). */
 void rkm_transaction_register_hooks(void);
 
+/* register_hooks, mod_ranking_session.c: the driver's functions found (child_init), the
+ * DBDParams of each new connection kept (mod_dbd's post_connect hook). */
+void rkm_session_register_hooks(void);
+
 /* This request's connection, its statements prepared.  OK, or 503 (logged).  Given
  * back to mod_dbd's pool at the end of the request, or earlier by rkm_db_put. */
 int rkm_db_open(request_rec *r, rkm_db *db);
@@ -73,6 +77,46 @@ int rkm_db_select_rows(request_rec *r, apr_pool_t *tmp, apr_pool_t *p, rkm_db *d
 /* Run SQL, a constant statement that returns no rows.  0, or the driver's error
  * (logged, unless it is QUIET). */
 int rkm_db_exec(request_rec *r, rkm_db *db, const char *sql, int quiet);
+
+/* mod_ranking_session.c: the session of a connection, from the driver's own functions
+ * (found in the driver's library at child_init; see there).  A connection whose session
+ * is not the one its statements were prepared on (PostgreSQL: libpq's PQreset, which
+ * mod_dbd's check of a pooled connection makes after an outage) has them prepared
+ * again; a SQLite connection opened while the file was not writable (SQLite then opens
+ * it read-only, without an error) is reopened, at most once a second, until it is
+ * writable.
+ *   rkm_db_session: PostgreSQL's backend pid of the connection, 0 when unknown (SQLite,
+ *     or PQbackendPID not found);
+ *   rkm_db_session_lost: 1 when the PostgreSQL connection is known to be lost (a
+ *     statement failed on it: the server went away), 0 when not, -1 when unknown;
+ *   rkm_db_file_readonly: 1 when the SQLite connection's file is open read-only, 0 when
+ *     not, -1 when unknown;
+ *   rkm_db_in_transaction: 1 when the SQLite connection is inside a transaction, 0
+ *     when not, -1 when unknown;
+ *   rkm_db_reopen: open the connection again with the DBDParams it was opened with, in
+ *     place (the ap_dbd_t keeps its pool and mod_dbd its place in the pool); 0, or -1
+ *     (logged) when it could not: the old handle is then kept.  The statements of the
+ *     old handle are gone: the caller prepares its own again;
+ *   rkm_db_open_allowed: whether this child may try to open a connection now: after
+ *     three failed opens in a row (the database is down), one try per 10 ms, then
+ *     20, 40, ..., 250 ms at most, the requests in between answering 503 at once
+ *     (each failed try makes mod_dbd log two or three lines, and costs the database
+ *     a connection attempt); rkm_db_opened says how a try went;
+ *   rkm_db_log: log at LEVEL for R, or for S when R is NULL (a thread of the
+ *     module's); at APLOG_WARNING or more severe, one line a second per child, which
+ *     counts the ones not said since (a database down makes every request fail
+ *     alike), unless LEVEL has RKM_DB_ALWAYS (a warning given at most once per pooled
+ *     connection and second). */
+long rkm_db_session(ap_dbd_t *dbd, int sqlite);
+int rkm_db_session_lost(ap_dbd_t *dbd, int sqlite);
+int rkm_db_file_readonly(ap_dbd_t *dbd);
+int rkm_db_in_transaction(ap_dbd_t *dbd);
+int rkm_db_reopen(server_rec *s, ap_dbd_t *dbd);
+int rkm_db_open_allowed(void);
+void rkm_db_opened(int ok);
+#define RKM_DB_ALWAYS 0x100
+void rkm_db_log(request_rec *r, server_rec *s, int level, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* mod_ranking_transaction.c.  Transactions (a write transaction begins with rkm_db_begin_write, below): COMMIT,
  * ROLLBACK, and savepoints by name.  0, or the driver's error (logged). */

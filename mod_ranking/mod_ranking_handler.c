@@ -11,6 +11,7 @@
 #include "mod_ranking_heatgen.h"
 #include "mod_ranking_idem.h"
 #include "mod_ranking_read.h"
+#include "mod_ranking_setup.h"
 #include "mod_ranking_request.h"
 #include "mod_ranking_stream.h"
 #include "mod_ranking_validate.h"
@@ -52,19 +53,24 @@ static int rkm_access(request_rec *r)
  * /connect or an event stream. */
 static int answer(request_rec *r, rkm_req *rq)
 {
-    switch (rq->method) {
-    case RK_M_POST:
-        return rq->route.id == RK_ROUTE_A_VOIE_VALIDATE ? rkm_validate_lane(r, rq)
-               : rq->route.id == RK_ROUTE_A_HEAT_VALIDATE ? rkm_validate_heat(r, rq)
-               : rq->route.id == RK_ROUTE_GENERATE_HEATS ? rkm_generate_heats(r, rq)
-               : rkm_connect(r);
-    case RK_M_PUT:
-        return rkm_put_lane(r, rq);
-    case RK_M_DELETE:
-        return rkm_delete_lane(r, rq);
+    const rk_route_def *def = rk_route_def_of(rq->route.id);
+
+    if (rq->method & (RK_M_GET | RK_M_HEAD)) {
+        return def->answer == RK_ANSWER_EVENTS ? rkm_events(r, rq) : rkm_read(r, rq);
+    }
+    switch (def->write) {
+    case RK_WRITE_LANE:
+        return rq->method == RK_M_PUT ? rkm_put_lane(r, rq) : rkm_delete_lane(r, rq);
+    case RK_WRITE_SETUP:
+        return rkm_setup(r, rq);
+    case RK_WRITE_VALIDATE_LANE:
+        return rkm_validate_lane(r, rq);
+    case RK_WRITE_VALIDATE_HEAT:
+        return rkm_validate_heat(r, rq);
+    case RK_WRITE_GENERATE:
+        return rkm_generate_heats(r, rq);
     default:
-        return rk_route_def_of(rq->route.id)->answer == RK_ANSWER_EVENTS ? rkm_events(r, rq)
-               : rkm_read(r, rq);
+        return rkm_connect(r);   /* POST /connect */
     }
 }
 
@@ -106,8 +112,10 @@ static int rkm_handler(request_rec *r)
         apr_table_setn(r->headers_out, "Allow", rk_route_allow(rq->route.id));
         return rkm_send_status(r, HTTP_METHOD_NOT_ALLOWED);
     }
-    if (((rq->method & (RK_M_PUT | RK_M_DELETE)) || rk_route_def_of(rq->route.id)->editors)
-        && !rq->editor) {
+    /* the role the route and method need, on the path's competition (the
+     * server-wide role for a path without one: creating a competition) */
+    if (rk_route_role(rq->route.id, rq->method) > RK_ROLE_NONE
+        && rkm_role_on(r, rq, rkm_path_competition(rq)) < rk_route_role(rq->route.id, rq->method)) {
         return rkm_send_status(r, HTTP_FORBIDDEN);
     }
     /* Idempotency-Key: after the role, before anything else (a replay, 422, 400) */

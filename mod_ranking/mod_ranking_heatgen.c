@@ -11,11 +11,12 @@
  *   4. otherwise one write transaction: the WOD's heats in the zone (409 unless
  *      `replace`; 409 when one of their lanes has a score), deleted with their lanes,
  *      the new heats and lanes inserted, and every deleted or inserted row recorded in
- *      the change log (rkm_changes_record_row: the revision steps and the records
+ *      the change log (rkm_changes_record_resource: the revision steps and the records
  *      match in count, and a kept leaderboard input reads its competition again);
  *      201 with the plan and the new ids. */
 #include "mod_ranking_heatgen.h"
 #include "mod_ranking_answer.h"
+#include "mod_ranking_auth.h"
 #include "mod_ranking_body.h"
 #include "mod_ranking_changes.h"
 #include "mod_ranking_idem.h"
@@ -43,11 +44,11 @@ typedef struct {
     size_t answer_len;
 } gen;
 
-/* Who may generate heats: organizers.  The roles of API.md Part 3 are not served yet
- * (mod_ranking_auth.h will have rkm_role_on): until then, the users who may write. */
-static int may_generate(const rkm_req *rq)
+/* Who may generate heats: an organizer on the path's competition, server-wide or by
+ * grant (the route table says so too: the handler checked it already). */
+static int may_generate(request_rec *r, const rkm_req *rq)
 {
-    return rq->editor;
+    return rkm_role_on(r, rq, rkm_path_competition(rq)) >= RKM_ROLE_ORGANIZER;
 }
 
 static const char *num(apr_pool_t *p, long long v)
@@ -157,8 +158,8 @@ static int delete_old(gen *g)
         return -1;
     }
     for (i = 0, v = nlanes ? (const char **)g->old_lanes->elts : NULL; i < nlanes; i++, v += lf) {
-        if (rkm_changes_record_row(r, &g->db, g->ids[0], g->ids[1], v[1], v[0], "delete",
-                                   row_json(r->pool, &rk_res_voie, v), NULL) != 0) {
+        if (rkm_changes_record_resource(r, &g->db, "lane", g->ids[0], g->ids[1], v[1], v[0],
+                                        "delete", row_json(r->pool, &rk_res_voie, v), NULL) != 0) {
             return -1;
         }
     }
@@ -167,8 +168,8 @@ static int delete_old(gen *g)
         return -1;
     }
     for (i = 0, v = (const char **)g->old_heats->elts; i < g->old_heats->nelts; i++, v += hf) {
-        if (rkm_changes_record_row(r, &g->db, g->ids[0], g->ids[1], v[0], NULL, "delete",
-                                   row_json(r->pool, &rk_res_heat, v), NULL) != 0) {
+        if (rkm_changes_record_resource(r, &g->db, "heat", g->ids[0], g->ids[1], v[0], v[0],
+                                        "delete", row_json(r->pool, &rk_res_heat, v), NULL) != 0) {
             return -1;
         }
     }
@@ -212,8 +213,8 @@ static int insert_new(gen *g)
     g->heat_ids = apr_pcalloc(r->pool, (g->plan.nheats + 1) * sizeof(*g->heat_ids));
     for (i = 0, v = (const char **)heats->elts; i < g->plan.nheats; i++, v += hf) {
         g->heat_ids[i] = v[0];
-        if (rkm_changes_record_row(r, &g->db, g->ids[0], g->ids[1], v[0], NULL, "create", NULL,
-                                   row_json(r->pool, &rk_res_heat, v)) != 0) {
+        if (rkm_changes_record_resource(r, &g->db, "heat", g->ids[0], g->ids[1], v[0], v[0],
+                                        "create", NULL, row_json(r->pool, &rk_res_heat, v)) != 0) {
             return -1;
         }
         for (k = 0; k < g->plan.heats[i].nlanes; k++) {
@@ -236,8 +237,8 @@ static int insert_new(gen *g)
     g->lane_ids = apr_pcalloc(r->pool, (g->plan.nlanes + 1) * sizeof(*g->lane_ids));
     for (n = 0, v = (const char **)lanes->elts; n < g->plan.nlanes; n++, v += lf) {
         g->lane_ids[n] = v[0];
-        if (rkm_changes_record_row(r, &g->db, g->ids[0], g->ids[1], v[1], v[0], "create", NULL,
-                                   row_json(r->pool, &rk_res_voie, v)) != 0) {
+        if (rkm_changes_record_resource(r, &g->db, "lane", g->ids[0], g->ids[1], v[1], v[0],
+                                        "create", NULL, row_json(r->pool, &rk_res_voie, v)) != 0) {
             return -1;
         }
     }
@@ -336,7 +337,7 @@ int rkm_generate_heats(request_rec *r, rkm_req *rq)
     size_t len;
     int rv;
 
-    if (!may_generate(rq)) {
+    if (!may_generate(r, rq)) {
         return rkm_send_status(r, HTTP_FORBIDDEN);
     }
     g->r = r;

@@ -1,18 +1,23 @@
 /* mod_ranking_places.c: live updates, how many listeners there may be: parked ones per
- * child (RankingEventListeners, 20,000 by default); those that hold a thread, over
- * every child of the server, at most half of the workers (or RankingEventListeners);
- * and of those, the ones over HTTP/2, per child, at most half of mod_http2's
- * workers.  The counts of this child are guarded by the watcher's mutex. */
+ * child (RankingEventListeners; by default half of the connections a child of the
+ * event MPM accepts); those that hold a thread, over every child of the server, at
+ * most half of the workers (or RankingEventListeners); and of those, the ones over
+ * HTTP/2, per child, at most half of mod_http2's workers.  The counts of this child
+ * are guarded by the watcher's mutex. */
+#include <stdlib.h>
+
 #include "ap_mpm.h"
 
 #include "mod_ranking_places.h"
 #include "mod_ranking_config.h"
 #include "mod_ranking_shared.h"
 
-#define ASYNC_LISTENERS_DEFAULT 20000     /* per child, parked */
+#define ASYNC_FACTOR_DEFAULT 2            /* the event MPM's AsyncRequestWorkerFactor */
 
 /* Listeners of this child, by kind (the watcher's mutex held). */
 static int parked, holding;
+/* Parked listeners per child: at most. */
+static int parked_cap;
 static int h2_holding;                    /* of the holding ones, those over HTTP/2 */
 /* Listeners holding a thread, over every child of the server (shared memory made in
  * post_config, inherited by the children), and their cap. */
@@ -54,9 +59,53 @@ static int h2_max_workers(void)
     return maxw;
 }
 
+/* The event MPM's AsyncRequestWorkerFactor as it uses it: the directive's value (the
+ * last one, wherever it is), at least 1, its fraction dropped (event.c keeps it in
+ * sixteenths and multiplies by their whole number); 2 when it is not set. */
+static int async_factor(const ap_directive_t *d, int found)
+{
+    for (; d; d = d->next) {
+        if (strcasecmp(d->directive, "AsyncRequestWorkerFactor") == 0 && d->args) {
+            double v = strtod(d->args, NULL);
+            found = v >= 1 ? (int)v : 1;
+        }
+        found = async_factor(d->first_child, found);
+    }
+    return found;
+}
+
+/* The parked listeners a child may hold, automatic: half of the connections a child
+ * of the event MPM accepts.  A child stops accepting once its connections (parked
+ * ones included) reach ThreadsPerChild + idle workers x AsyncRequestWorkerFactor
+ * (event.c, connections_above_limit), so at most ThreadsPerChild x (1 + factor) with
+ * every worker idle; and a parked listener holds no worker, so the server starts no
+ * child for it.  Were listeners allowed all of it, the child would stop accepting
+ * every connection, a judge's lane PUT as well as a read.  The other half is left to
+ * ordinary requests (and their keep-alive connections); past the cap a new stream
+ * answers 503 with Retry-After, at once. */
+static int parked_auto(server_rec *s)
+{
+    int threads = 0, factor = async_factor(ap_conftree, 0), accepted;
+
+    ap_mpm_query(AP_MPMQ_MAX_THREADS, &threads);
+    if (threads < 1) {
+        threads = 1;
+    }
+    if (factor < 1) {
+        factor = ASYNC_FACTOR_DEFAULT;
+    }
+    accepted = threads * (1 + factor);
+    ap_log_error(APLOG_MARK, APLOG_INFO, 0, s, "event streams and long polls: at most %d "
+                 "per child (half of the %d connections a child accepts: ThreadsPerChild %d "
+                 "x (1 + AsyncRequestWorkerFactor %d)); set RankingEventListeners, or raise "
+                 "those, for more", accepted / 2 > 0 ? accepted / 2 : 1, accepted, threads,
+                 factor);
+    return accepted / 2 > 0 ? accepted / 2 : 1;
+}
+
 static int places_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp, server_rec *s)
 {
-    int workers = 0;
+    int workers = 0, async = 0;
 
     (void)plog;
     (void)ptemp;
@@ -74,6 +123,9 @@ static int places_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *p
         ap_mpm_query(AP_MPMQ_MAX_THREADS, &threads);
         workers *= threads > 0 ? threads : 1;
     }
+    ap_mpm_query(AP_MPMQ_IS_ASYNC, &async);
+    parked_cap = rkm_config_event_listeners() > 0 ? rkm_config_event_listeners()
+                 : async ? parked_auto(s) : 1;
     /* a listener that holds a thread may take at most half of the workers */
     holding_cap = rkm_config_event_listeners() > 0 ? rkm_config_event_listeners()
                   : workers > 1 ? workers / 2 : 1;
@@ -90,10 +142,7 @@ static int places_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *p
 int rkm_places_take(int async, conn_rec *c)
 {
     if (async) {
-        int cap = rkm_config_event_listeners() > 0 ? rkm_config_event_listeners()
-                  : ASYNC_LISTENERS_DEFAULT;
-
-        if (parked >= cap) {
+        if (parked >= parked_cap) {
             return 0;
         }
         parked++;

@@ -215,11 +215,13 @@ static void list_headers(request_rec *r, const void *value, const rk_list_query 
     }
 }
 
-/* The strong ETag of a lane's answer V (one voie or line): the lane's own tag, which
- * changes only when that lane changes (rk_lane_etag), so that a conditional write is
- * not refused because another lane of a busy competition changed.  NULL when V is not
+/* The strong ETag of a single resource's answer V (a competition, WOD, spot, zone,
+ * heat, voie or line): the resource's own tag, which changes only when what is shown
+ * of it changes (rk_lane_etag, rk_resource_etag), so that a conditional write is not
+ * refused because something else of a busy competition changed.  NULL when V is not
  * of the expected shape (never, for answers of rk_json_answer). */
-static const char *lane_answer_etag(request_rec *r, const char *epoch, const void *v, size_t len)
+static const char *own_answer_etag(request_rec *r, rk_route_id id, const char *epoch,
+                                   const void *v, size_t len)
 {
     const char *obj;
     size_t n;
@@ -228,18 +230,23 @@ static const char *lane_answer_etag(request_rec *r, const char *epoch, const voi
     if (rk_answer_object(v, len, &obj, &n) != 0) {
         return NULL;
     }
-    return rk_lane_etag(epoch, obj, n, out);
+    return id == RK_ROUTE_A_VOIE || id == RK_ROUTE_B_LINE ? rk_lane_etag(epoch, obj, n, out)
+           : rk_resource_etag(epoch, obj, n, out);
 }
 
-static int is_lane_route(rk_route_id id)
+/* One resource (not a list, a leaderboard or a stream): it has a tag of its own. */
+static int has_own_etag(rk_route_id id)
 {
-    return id == RK_ROUTE_A_VOIE || id == RK_ROUTE_B_LINE;
+    const rk_route_def *d = rk_route_def_of(id);
+
+    return d && !d->list && d->answer == RK_ANSWER_ROWS;
 }
 
 /* The strong ETag of the answer VALUE of KEY: one per data revision, and per
- * parameter set (DIVISION, LQ); a lane's own (lane_answer_etag); of the PUBLISHED
- * view of a competition with publication 'validated', one per content (its tag), so
- * that a change the view does not show leaves it as it was.  NULL when a lane's
+ * parameter set (DIVISION, LQ); a single resource's own (own_answer_etag); of the
+ * PUBLISHED view of a competition with publication 'validated', one per content (its
+ * tag), so that a change the view does not show leaves it as it was.  NULL when a
+ * single resource's
  * answer is not of the expected shape. */
 static const char *answer_etag(request_rec *r, const rkm_req *rq, const char *key,
                                const char *division, const rk_list_query *lq, int published,
@@ -247,8 +254,8 @@ static const char *answer_etag(request_rec *r, const rkm_req *rq, const char *ke
 {
     const char *etag;
 
-    if (is_lane_route(rq->route.id)) {
-        return lane_answer_etag(r, rq->rev.epoch, value, len);
+    if (has_own_etag(rq->route.id)) {
+        return own_answer_etag(r, rq->route.id, rq->rev.epoch, value, len);
     }
     etag = published
            ? apr_psprintf(r->pool, "\"%s-p%016" APR_UINT64_T_HEX_FMT, rq->rev.epoch,
@@ -469,7 +476,7 @@ int rkm_read(request_rec *r, rkm_req *rq)
     etag = answer_etag(r, rq, key, division, &lq, published, value, len);
     if (!etag) {
         rk_cache_release(value);
-        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "a lane answer of an unexpected shape");
+        ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "a resource's answer of an unexpected shape");
         return rkm_send_status(r, HTTP_INTERNAL_SERVER_ERROR);
     }
     /* the coding: gzip from RK_GZIP_MIN bytes when the client allows it (or when it

@@ -14,7 +14,11 @@
 typedef struct rkm_req {
     rk_route route;
     unsigned method;        /* RK_M_* bit */
-    int editor;             /* the token's user may write */
+    int editor;             /* ROLE is RK_ROLE_EDITOR or above */
+    int role;               /* RK_ROLE_*: the token's user's role on the competition of
+                             * the path (server-wide for a path without one); 0 without
+                             * a token (rkm_role_on) */
+    int server_role;        /* RK_ROLE_*: its server-wide role */
     int authenticated;
     int anonymous;          /* a public read without a token (RankingPublic): GET or
                              * HEAD of a public route (or of an unknown path, 404),

@@ -112,9 +112,20 @@ int rkm_db_begin_read(request_rec *r, rkm_db *db)
     return exec(r, db, rkm_db_is_sqlite(db) ? "BEGIN" : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
 }
 
+/* ROLLBACK, unless SQLite says no transaction is open (a COMMIT that failed on a full
+ * disk or an I/O error has already rolled it back: a ROLLBACK would only log a
+ * misleading "cannot rollback - no transaction is active"). */
+static int rollback(request_rec *r, rkm_db *db)
+{
+    if (rkm_db_is_sqlite(db) && rkm_db_in_transaction(db->dbd) == 0) {
+        return 0;
+    }
+    return exec(r, db, "ROLLBACK");
+}
+
 void rkm_db_end_read(request_rec *r, rkm_db *db)
 {
-    exec(r, db, "ROLLBACK");   /* nothing to keep */
+    rollback(r, db);   /* nothing to keep */
 }
 
 int rkm_db_commit(request_rec *r, rkm_db *db)
@@ -124,7 +135,7 @@ int rkm_db_commit(request_rec *r, rkm_db *db)
 
 int rkm_db_rollback(request_rec *r, rkm_db *db)
 {
-    return exec(r, db, "ROLLBACK");
+    return rollback(r, db);
 }
 
 int rkm_db_savepoint(request_rec *r, rkm_db *db, const char *name)

@@ -1,12 +1,13 @@
 /* mod_ranking_view.c: the two views of scores (see mod_ranking_view.h). */
 #include "mod_ranking_view.h"
+#include "mod_ranking_auth.h"
 #include "mod_ranking_request.h"
 #include "rk_query.h"
 
-int rkm_view_full_allowed(const rkm_req *rq)
+int rkm_view_full_allowed(request_rec *r, const rkm_req *rq)
 {
-    /* the editor flag of the token (an organizer will count as an editor) */
-    return rq->editor;
+    /* editors and organizers on the path's competition, server-wide or by grant */
+    return rkm_role_on(r, rq, rkm_path_competition(rq)) >= RKM_ROLE_EDITOR;
 }
 
 int rkm_view_of(request_rec *r, const rkm_req *rq, int *published)
@@ -14,7 +15,7 @@ int rkm_view_of(request_rec *r, const rkm_req *rq, int *published)
     size_t n = r->args ? strlen(r->args) + 1 : 1;
     const char *v = NULL;
 
-    *published = !rkm_view_full_allowed(rq);
+    *published = !rkm_view_full_allowed(r, rq);
     switch (rk_query_get(r->args, "view", apr_palloc(r->pool, n), n, &v)) {
     case 0:
         return 0;

@@ -13,10 +13,11 @@
 struct rkm_req;
 
 /* The one role test of views: whether the request's user sees the full view (by
- * default, and may ask for it).  Today editors; organizers count as editors. */
-int rkm_view_full_allowed(const struct rkm_req *rq);
+ * default, and may ask for it): an editor or an organizer on the path's competition,
+ * server-wide or by grant (rkm_role_on); a reader and an anonymous client do not. */
+int rkm_view_full_allowed(request_rec *r, const struct rkm_req *rq);
 
-/* The view a request asks for: editors get the full view, readers and anonymous
+/* The view a request asks for: editors and organizers get the full view, readers and anonymous
  * clients the published one; ?view=published gives anyone the published view,
  * ?view=full is for those who see the full view.  0 with *PUBLISHED set, 403 (a
  * reader's ?view=full) or 400 (another value, or the parameter given twice). */

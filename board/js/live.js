@@ -8,9 +8,10 @@
 // for a minute, then tries the stream again.
 //
 // Without a token (a public mount, RankingPublic On) the stream is asked for without
-// Authorization, as an EventSource would; a server that wants a token for streams
-// (before the API's Part 3, "Spectators live") answers 401: the page then long-polls
-// the public competition instead, for as long as it stays open.
+// Authorization, as an EventSource would: the API's Part 3 ("Spectators live") serves
+// it, with the published view of the scores.  A server that does not stream to
+// anonymous clients (401, older than Part 3) or that does not stream at all (406) is
+// long-polled instead, for as long as the page stays open.
 //
 // Events: "state" (detail: "connecting" | "live" | "polling" | "reconnecting" | "off")
 // and "change" (detail: the lane event's data; the data of an "event: change" (a heat,
@@ -65,7 +66,7 @@ export class Live extends EventTarget {
                 if (e && e.unauthorized) return this.stop();
             }
             if (this.stopped) break;
-            if (opened === 'anonymous') {           // no anonymous stream on this server:
+            if (opened === 'refused') {             // no stream for this page on this server:
                 await this.poll(Infinity);           // long polls until the page leaves
                 continue;
             }
@@ -80,8 +81,8 @@ export class Live extends EventTarget {
         }
     }
 
-    // One stream, until it ends.  Returns whether it opened ('anonymous': refused for
-    // want of a token).
+    // One stream, until it ends.  Returns whether it opened ('refused': 401 to a page
+    // without a token, or 406: this server does not stream to this page).
     async stream(onOpen) {
         const ctrl = new AbortController();
         const abort = () => ctrl.abort();
@@ -92,7 +93,7 @@ export class Live extends EventTarget {
         try {
             const res = await fetch(this.streamUrl(), { headers: this.auth(headers), cache: 'no-store',
                                                         credentials: 'omit', signal: ctrl.signal });
-            if (res.status === 401 && !token()) return 'anonymous';
+            if ((res.status === 401 && !token()) || res.status === 406) return 'refused';
             if (res.status === 401) {
                 await call(`competition/${this.c}`);   // lets api.js end the session
                 throw Object.assign(new Error('unauthorized'), { unauthorized: true });

@@ -7,6 +7,13 @@
 // (WOD, zone, heat number, lane, start in the competition's time zone); below, its
 // division's leaderboard (place, team, points; WOD results on demand).
 //
+// Scores: a reader and a spectator see the published ones (API Part 3: in a
+// competition with "publication: validated", a score shows once a head judge has
+// validated it); a client with a token that sees more (an editor's full view) gets
+// each WOD result that the public does not see yet marked "provisional", found by
+// comparing with the division's leaderboard in the published view (?view=published,
+// one more request, not made for a competition that publishes immediately).
+//
 // Light on the network: the team list comes with the competition (app.js); a team's
 // card reads its division's overall leaderboard (?division=), the heat list, and only
 // for the WODs with a heat still to run, that WOD's leaderboard of the division (it
@@ -128,8 +135,15 @@ export async function phoneView({ root, comp }) {
     async function loadCard(spot) {
         const div = spot.division;
         const q = div === null ? '' : `?division=${encodeURIComponent(div)}`;
-        const [lb, heatList] = await Promise.all([api.get(`competition/${c}/leaderboard${q}`),
-                                                  api.get(`competition/${c}/heat/`)]);
+        // a competition that publishes validated scores only: a client with a token may
+        // see entered scores (an editor does); the published view says which of them
+        // the public does not see yet.  (A competition without "publication", a field
+        // of the API's Part 3 that a server may not give yet, may be either.)
+        const both = api.token() && comp.competition.publication !== 'immediate';
+        const [lb, heatList, pub] = await Promise.all([
+            api.get(`competition/${c}/leaderboard${q}`), api.get(`competition/${c}/heat/`),
+            both ? api.get(`competition/${c}/leaderboard${q}${q ? '&' : '?'}view=published`).catch(() => null)
+                 : null]);
         const group = lb.leaderboard.divisions.find((d) => d.division === div)
             || { division: div, entries: [] };
         const heats = heatList.heats;
@@ -165,7 +179,16 @@ export async function phoneView({ root, comp }) {
             return ls.find((l) => l.id === laneIn.get(x.id) && l.spot_id === spot.id)
                 || ls.find((l) => l.spot_id === spot.id) || null;
         };
-        return { spot, board: lb.leaderboard, group, entry: group.entries.find((e) => e.spot_id === spot.id) || null,
+        const entry = group.entries.find((e) => e.spot_id === spot.id) || null;
+        const pubEntry = pub?.leaderboard.divisions.find((d) => d.division === div)?.entries
+            .find((e) => e.spot_id === spot.id);
+        // the WODs whose result is not the published one: entered, not validated yet
+        const provisional = new Set(entry && pub ? entry.results
+            .filter((r) => (pubEntry?.results.find((x) => x.wod_id === r.wod_id)?.score ?? null) !== r.score)
+            .map((r) => r.wod_id) : []);
+        // my place and points too, when they are not the public's
+        const provisionalPlace = Boolean(entry && pub && (pubEntry?.rank !== entry.rank || pubEntry?.points !== entry.points));
+        return { spot, board: lb.leaderboard, group, entry, provisional, provisionalPlace,
                  running: running.map((x) => ({ heat: x, lane: laneOf(x) })),
                  next: next ? { heat: next, lane: laneOf(next) } : null,
                  lanes: new Set([...laneIn.values()]) };
@@ -213,7 +236,8 @@ export async function phoneView({ root, comp }) {
                       entry ? placeText(entry.rank, shared.has(entry.rank)) : '–'),
                     h('span', { class: 'stat-label' },
                       entry && shared.has(entry.rank) ? 'shared place' : 'place',
-                      ` of ${of} · ${divisionName(group)}`)),
+                      ` of ${of} · ${divisionName(group)}`,
+                      data.provisionalPlace ? h('span', { class: 'prov', dataset: { field: 'place-status' } }, 'provisional') : null)),
                 h('p', { class: 'stat' },
                     h('span', { class: 'stat-val', dataset: { field: 'points' } }, entry ? entry.points : '–'),
                     h('span', { class: 'stat-label' }, 'points'))),
@@ -231,11 +255,15 @@ export async function phoneView({ root, comp }) {
                                  h('th', { scope: 'col' }, 'Result'))),
                 h('tbody', {}, entry.results.map((r, k) => {
                     const w = comp.wods.find((x) => x.id === r.wod_id);
-                    return h('tr', { dataset: { wodId: r.wod_id } },
+                    const prov = data.provisional.has(r.wod_id);
+                    return h('tr', { dataset: prov ? { wodId: r.wod_id, status: 'provisional' } : { wodId: r.wod_id } },
                         h('th', { scope: 'row' }, w ? w.name : r.wod_id),
                         h('td', { class: 'place' }, placeText(r.rank, wodShared[k].has(r.rank))),
-                        h('td', { class: 'score' }, r.score ?? '–'));
-                }))) : null));
+                        h('td', { class: 'score' }, r.score ?? '–',
+                          prov ? h('span', { class: 'prov' }, 'provisional') : null));
+                }))) : null,
+            data.provisional.size ? h('p', { class: 'note prov-note' },
+                'Provisional: entered, not validated yet. Spectators see the last validated result.') : null));
         const boards = h('div', { class: 'boards' });
         boards.append(h('div', { class: 'scroll' }, boardTable(data.board, group, comp, { mine: spot.id })));
         board.append(h('div', { class: 'me-board-head' }, h('h2', {}, `Leaderboard · ${divisionName(group)}`),

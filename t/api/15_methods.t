@@ -2,7 +2,7 @@
 # token (401), route shape (404), method (405), role (403), existence (404),
 # Content-Type (415), body size (413), body (400), conflicts (409).
 # Nothing here changes data: every write is refused.
-# tests: 103 (t/run-apache-test.sh fails when fewer run)
+# tests: 106 (t/run-apache-test.sh fails when fewer run)
 use strict;
 use warnings;
 use utf8;
@@ -25,34 +25,38 @@ my $VOIE_ORIG = { status => 'success',
                   voie => lane_obj(2012, 253, 2, 152, "Les Ch'tis Costauds", undef) };
 
 # ---- 405 with Allow ----
+# (part 3: POST on the lists, PATCH and DELETE on one resource, of competitions, WODs,
+# spots, zones, variant A heats and (POST) lanes; variant B stays read-only)
+my $LIST = 'GET, HEAD, POST';
+my $ONE = 'GET, HEAD, PATCH, DELETE';
 my @m405 = (
-    [POST   => '/api/competition/', $READ],
-    [PUT    => '/api/competition/', $READ],
-    [DELETE => '/api/competition/', $READ],
-    [PATCH  => '/api/competition/', $READ],
-    [POST   => '/api/competition', $READ],
-    [DELETE => '/api/competition/1', $READ],
-    [PUT    => '/api/competition/1', $READ],
-    [POST   => '/api/competition/1/wod/', $READ],
-    [PUT    => '/api/competition/1/wod/13', $READ],
-    [DELETE => '/api/competition/1/spot/105', $READ],
-    [POST   => '/api/competition/1/zone/', $READ],
-    [DELETE => '/api/competition/1/zone/21', $READ],
-    [POST   => '/api/competition/1/zone/21/heat/', $READ],
-    [DELETE => '/api/competition/1/zone/21/heat/202', $READ],
-    [POST   => '/api/competition/2/zone/26/heat/253/voie/', $READ],
-    [PUT    => '/api/competition/2/zone/26/heat/253/voie/', $READ],
-    [DELETE => '/api/competition/2/zone/26/heat/253/voie/', $READ],
+    [PUT    => '/api/competition/', $LIST],
+    [DELETE => '/api/competition/', $LIST],
+    [PATCH  => '/api/competition/', $LIST],
+    [PUT    => '/api/competition', $LIST],
+    [POST   => '/api/competition/1', $ONE],
+    [PUT    => '/api/competition/1', $ONE],
+    [PATCH  => '/api/competition/1/wod/', $LIST],
+    [PUT    => '/api/competition/1/wod/13', $ONE],
+    [POST   => '/api/competition/1/spot/105', $ONE],
+    [DELETE => '/api/competition/1/zone/', $LIST],
+    [PUT    => '/api/competition/1/zone/21', $ONE],
+    [DELETE => '/api/competition/1/zone/21/heat/', $LIST],
+    [POST   => '/api/competition/1/zone/21/heat/202', $ONE],
+    [PATCH  => '/api/competition/2/zone/26/heat/253/voie/', $LIST],
+    [PUT    => '/api/competition/2/zone/26/heat/253/voie/', $LIST],
+    [DELETE => '/api/competition/2/zone/26/heat/253/voie/', $LIST],
     [POST   => $VOIE, $LANE],
     [PATCH  => $VOIE, $LANE],
     [POST   => '/api/competition/1/heat/', $READ],
     [DELETE => '/api/competition/1/heat/202', $READ],
+    [PATCH  => '/api/competition/1/heat/202', $READ],
     [POST   => '/api/competition/2/heat/253/line/', $READ],
     [PUT    => '/api/competition/2/heat/253/line/2012', $READ],
     [DELETE => '/api/competition/2/heat/253/line/2012', $READ],
     [PATCH  => '/api/competition/2/heat/253/line/2012', $READ],
     [PUT    => '/b/competition/2/heat/253/line/2012', $READ],
-    [DELETE => '/deep/mount/v1/competition/1', $READ],
+    [PUT    => '/deep/mount/v1/competition/1', $ONE],
 );
 for my $t (@m405) {
     my ($m, $path, $allow) = @$t;
@@ -66,10 +70,10 @@ check_json(req(GET => $VOIE, $reader), 200, $VOIE_ORIG, 'the voie is unchanged')
 
 # ---- OPTIONS: 204, Allow, no body, no token needed ----
 my @opt = (
-    ['/api/competition/', $READ], ['/api/competition', $READ], ['/api/competition/1', $READ],
-    ['/api/competition/1/wod/', $READ], ['/api/competition/1/spot/105', $READ],
-    ['/api/competition/1/zone/', $READ], ['/api/competition/1/zone/21/heat/202', $READ],
-    ['/api/competition/1/zone/21/heat/202/voie/', $READ],
+    ['/api/competition/', $LIST], ['/api/competition', $LIST], ['/api/competition/1', $ONE],
+    ['/api/competition/1/wod/', $LIST], ['/api/competition/1/spot/105', $ONE],
+    ['/api/competition/1/zone/', $LIST], ['/api/competition/1/zone/21/heat/202', $ONE],
+    ['/api/competition/1/zone/21/heat/202/voie/', $LIST],
     ['/api/competition/1/zone/21/heat/202/voie/1001', $LANE],
     ['/api/competition/1/zone/21/heat/202/voie/1001/', $LANE],
     ['/api/competition/1/heat/', $READ], ['/api/competition/1/heat/202/line/1001', $READ],
@@ -91,13 +95,13 @@ check_json(req(OPTIONS => '/api/competition/abc'), 404, $NF, 'OPTIONS with a mal
 
 # ---- order of checks ----
 check_401(req(GET => '/api/nothing/here'), 0, 'no token + unknown route: 401');
-check_401(req(DELETE => '/api/competition/1'), 0, 'no token + wrong method: 401');
+check_401(req(PUT => '/api/competition/1'), 0, 'no token + wrong method: 401');
 check_401(req(PUT => '/api/competition/2/zone/26/heat/253/voie/999999', undef, '{'), 0,
           'no token + PUT of an unknown voie with a bad body: 401');
 check_json(req(GET => '/api/nothing/here', $reader), 404, $NF, 'token + unknown route: 404');
 check_json(req(DELETE => '/api/competition/1/wod/nothing', $reader), 404, $NF,
            'token + unknown route + unknown method for any route: 404');
-check_405(req(DELETE => '/api/competition/999', $reader), $READ,
+check_405(req(PUT => '/api/competition/999', $reader), $ONE,
           'token + known route + wrong method + unknown id: 405 (method before existence)');
 check_json(req(PUT => $VOIE, $reader, '{"score":"reader"}'), 403, $FORBIDDEN,
            'reader PUT: 403 Forbidden');
@@ -130,6 +134,13 @@ check_error(req(PUT => $VOIE, $editor, '{"number":1,"score":5}'), 400, undef,
             'conflicting number + wrong type: 400 (body before conflicts)');
 check_json(req(PUT => '/b/competition/2/zone/26/heat/253/voie/2012', $editor, '{"score":"b"}'),
            404, $NF, 'PUT on a voie through /b (variant A disabled): 404');
+# part 3: the organizer's routes, in the same order
+check_json(req(DELETE => '/api/competition/1', $editor), 403, $FORBIDDEN,
+           'editor DELETE of a competition: 403');
+check_json(req(PATCH => '/api/competition/999999/wod/1', $reader, 'x', { 'Content-Type' => 'text/plain' }),
+           403, $FORBIDDEN, 'reader PATCH of an unknown WOD, wrong Content-Type: 403 (role first)');
+check_json(req(POST => '/api/competition/', $editor, '{'), 403, $FORBIDDEN,
+           'editor POST of a competition with a bad body: 403 (role before body)');
 check_json(req(GET => $VOIE, $reader), 200, $VOIE_ORIG, 'the voie is unchanged after all that');
 
 done_testing();

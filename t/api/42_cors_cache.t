@@ -24,7 +24,7 @@ ok(defined $reader && defined $editor, 'demo and judge log in') or die "cannot l
 my $O = 'https://scores.example.org';
 my $VOIE = '/competition/2/zone/27/heat/257/voie/2025';
 my $ALLOW_H = 'Authorization, Content-Type, If-Match, If-None-Match, Last-Event-ID, Prefer';
-my $EXPOSE = 'ETag, Link, X-Total-Count, Retry-After';
+my $EXPOSE = 'ETag, Link, X-Total-Count, Retry-After, Location';   # Location: a 201's new resource (part 3)
 
 sub cors_headers {
     my ($res) = @_;
@@ -49,7 +49,7 @@ ok(!defined $res->header('Cache-Control'), 'no Cache-Control on OPTIONS');
 $res = req(OPTIONS => '/cors/competition/', undef, undef,
            { Origin => 'http://localhost:8080', 'Access-Control-Request-Method' => 'GET' });
 is($res->header('Access-Control-Allow-Origin'), 'http://localhost:8080', 'the second listed origin');
-is($res->header('Access-Control-Allow-Methods'), 'GET, HEAD', 'a read route: GET, HEAD');
+is($res->header('Access-Control-Allow-Methods'), 'GET, HEAD, POST', 'the competition list: GET, HEAD, POST (part 3)');
 
 for my $o ('https://evil.example', 'https://scores.example.org.evil', 'http://scores.example.org',
            'HTTPS://SCORES.EXAMPLE.ORG', 'null') {

@@ -105,7 +105,7 @@ check_401(req(GET => "/public$HISTORY"), 0, "a lane's history without a token");
 is(req(GET => "/public$HISTORY")->header('Cache-Control'), 'private, no-cache',
    'its 401: private, no-cache');
 # spectators live (API.md part 3): the event stream needs no token either (its
-# published view: t/api/74_publication.t); HEAD answers its head
+# published view: t/api/77_publication.t); HEAD answers its head
 {
     my $res = req(HEAD => '/public/competition/2/events', undef, undef, { Accept => 'text/event-stream' });
     is($res->code, 200, 'the event stream without a token: 200 (spectators live)');

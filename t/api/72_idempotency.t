@@ -9,7 +9,7 @@
 # Its data: competition 9270 (added by SQL at the start, deleted at the end with
 # every key kept for it): WOD 9271 (reps) with heat 9277 in zone 9272 (6 lanes),
 # lanes 9281 to 9284, spots 9273 to 9276; WOD 9278 without heats (generate-heats).
-# tests: 57 (t/run-apache-test.sh fails when fewer run)
+# tests: 64 (t/run-apache-test.sh fails when fewer run)
 use strict;
 use warnings;
 use utf8;
@@ -42,13 +42,14 @@ END { db_exec($CLEANUP) if defined $rc && $rc == 0 }
 
 my $J = login('judge', 'judge');
 my $R = login('demo', 'demo');
+my $ORG = login('organizer', 'organizer');   # validations, heat generation, setup
 # a second editor of its own (the organizer role is not served yet), deleted at the end
 my $U2 = "idem$$";
 admin_ok("ranking-admin add $U2 --role editor", { stdin => "Pw-$$-idem\n" }, 'add', $U2,
          '--role', 'editor');
 END { admin('delete', $U2) }
 my $O = login($U2, "Pw-$$-idem");
-ok(defined $J && defined $O && defined $R, 'judge, a second editor and demo log in') or die "cannot log in\n";
+ok(defined $J && defined $O && defined $R && defined $ORG, 'judge, a second editor, demo and organizer log in') or die "cannot log in\n";
 
 my $HEAT = '/api/competition/9270/zone/9272/heat/9277';
 my $V1 = "$HEAT/voie/9281";
@@ -142,13 +143,13 @@ is(history_n($V4), 1, 'the deleted lane\'s history: one record');
 # ---- validate, replayed ----
 my $V3 = "$HEAT/voie/9283";
 my $h3 = history_n($V3);
-my $v1 = req(POST => "$V3/validate", $J, undef, { key('validate') });
+my $v1 = req(POST => "$V3/validate", $ORG, undef, { key('validate') });
 is($v1->code, 200, 'validate with a key: 200') or diag($v1->content);
-my $v2 = req(POST => "$V3/validate", $J, undef, { key('validate') });
+my $v2 = req(POST => "$V3/validate", $ORG, undef, { key('validate') });
 ok($v2->code == 200 && replayed($v2) && $v2->content eq $v1->content, 'validate replayed');
 is(history_n($V3), $h3 + 1, 'one validate record');
-my $vh = req(POST => "$HEAT/validate", $J, undef, { key('validate-heat') });
-my $vh2 = req(POST => "$HEAT/validate", $J, undef, { key('validate-heat') });
+my $vh = req(POST => "$HEAT/validate", $ORG, undef, { key('validate-heat') });
+my $vh2 = req(POST => "$HEAT/validate", $ORG, undef, { key('validate-heat') });
 ok($vh->code == 200 && $vh2->code == 200 && replayed($vh2) && $vh2->content eq $vh->content,
    'a heat\'s validate replayed');
 
@@ -160,14 +161,40 @@ sub heats_n {
     return $d && ref $d->{heats} eq 'ARRAY' ? scalar @{ $d->{heats} } : -1;
 }
 my $n0 = heats_n();
-my $g1 = req(POST => $GEN, $J, $gbody, { key('gen') });
+my $g1 = req(POST => $GEN, $ORG, $gbody, { key('gen') });
 is($g1->code, 201, 'generate-heats with a key: 201') or diag($g1->content);
 is(heats_n(), $n0 + 1, 'one heat made');
-my $g2 = req(POST => $GEN, $J, $gbody, { key('gen') });
+my $g2 = req(POST => $GEN, $ORG, $gbody, { key('gen') });
 ok($g2->code == 201 && replayed($g2) && $g2->content eq $g1->content, 'generate-heats replayed: 201, the same heats')
     or diag($g2->code, $g2->content);
 is(heats_n(), $n0 + 1, 'no second heat');
-is(req(POST => $GEN, $J, $gbody)->code, 409, 'without the key: 409 (the WOD has heats in the zone now)');
+is(req(POST => $GEN, $ORG, $gbody)->code, 409, 'without the key: 409 (the WOD has heats in the zone now)');
+
+# ---- setup writes (organizer): POST, PATCH, DELETE replayed ----
+my $WODS = '/api/competition/9270/wod/';
+sub wods_n { my $d = decode(req(GET => $WODS, $ORG)); return $d && ref $d->{wods} eq 'ARRAY' ? scalar @{ $d->{wods} } : -1 }
+my $w0 = wods_n();
+my $wbody = '{"name":"Sprint","scoring":"time"}';
+my $p1 = req(POST => $WODS, $ORG, $wbody, { key('post') });
+is($p1->code, 201, 'POST of a WOD with a key: 201') or diag($p1->content);
+my $p2 = req(POST => $WODS, $ORG, $wbody, { key('post') });
+ok($p2->code == 201 && replayed($p2) && $p2->content eq $p1->content
+   && ($p2->header('Location') // '') eq ($p1->header('Location') // 'none')
+   && ($p2->header('ETag') // '') eq ($p1->header('ETag') // 'none'),
+   'the POST replayed: 201, the same body, Location and ETag') or diag($p2->code, $p2->content);
+is(wods_n(), $w0 + 1, 'one WOD made');
+my ($wid) = ($p1->header('Location') // '') =~ m{/wod/([0-9]+)$};
+my $W = "/api/competition/9270/wod/" . ($wid // 0);
+my $q1 = req(PATCH => $W, $ORG, '{"name":"Sprint 2"}', { key('patch') });
+my $q2 = req(PATCH => $W, $ORG, '{"name":"Sprint 2"}', { key('patch') });
+ok($q1->code == 200 && $q2->code == 200 && replayed($q2) && $q2->content eq $q1->content,
+   'a PATCH replayed') or diag($q1->code, $q2->code);
+check_error(req(PATCH => $W, $ORG, '{"name":"Sprint 3"}', { key('patch') }), 422, 'Idempotency key reused',
+            'the PATCH\'s key with another body: 422');
+my $x1 = req(DELETE => $W, $ORG, undef, { key('wod-delete') });
+my $x2 = req(DELETE => $W, $ORG, undef, { key('wod-delete') });
+ok($x1->code == 200 && $x2->code == 200 && replayed($x2), 'a WOD\'s DELETE replayed: 200, not 404');
+is(wods_n(), $w0, 'the WOD is gone, once');
 
 # ---- expiry: a key older than 24 hours is new again ----
 my $kput = (key('put'))[1];

@@ -39,7 +39,7 @@
 # WODs (404), wrong methods (405), in the order of checks of doc/api.md 8.9.
 # Finally the server still answers, and the part of t/logs/error_log written during
 # this file holds no crash (segfault, "exit signal", AddressSanitizer, runtime error:).
-# tests: 515
+# tests: 517
 use strict;
 use warnings;
 use utf8;
@@ -618,30 +618,47 @@ c('/connect: unknown keys are ignored (OAuth grant_type)', 200, m => 'POST', p =
   b => '{"grant_type":"client_credentials","client_id":"demo","client_secret":"demo"}', key => 'access_token');
 
 # ---- wrong methods on every route family ----
+# (part 3: an organizer POSTs to the lists and PATCHes and DELETEs one resource of the
+# setup routes; a reader's such write is 403, after the method's 405)
+my $LIST_ALLOW = 'GET, HEAD, POST';
+my $ONE_ALLOW = 'GET, HEAD, PATCH, DELETE';
 my @read_routes = (
-    '/api/competition/', '/api/competition/1', '/api/competition/1/wod/', '/api/competition/1/wod/13',
-    '/api/competition/1/spot/', '/api/competition/1/spot/101', '/api/competition/1/zone/',
-    '/api/competition/1/zone/21', '/api/competition/1/zone/21/heat/', '/api/competition/1/zone/21/heat/202',
-    '/api/competition/1/zone/21/heat/202/voie/', '/api/competition/1/heat/', '/api/competition/1/heat/202',
-    '/api/competition/1/heat/202/line/', '/api/competition/1/heat/202/line/1001',
-    '/api/competition/1/leaderboard', '/api/competition/1/wod/13/leaderboard',
+    ['/api/competition/', $LIST_ALLOW], ['/api/competition/1', $ONE_ALLOW],
+    ['/api/competition/1/wod/', $LIST_ALLOW], ['/api/competition/1/wod/13', $ONE_ALLOW],
+    ['/api/competition/1/spot/', $LIST_ALLOW], ['/api/competition/1/spot/101', $ONE_ALLOW],
+    ['/api/competition/1/zone/', $LIST_ALLOW], ['/api/competition/1/zone/21', $ONE_ALLOW],
+    ['/api/competition/1/zone/21/heat/', $LIST_ALLOW], ['/api/competition/1/zone/21/heat/202', $ONE_ALLOW],
+    ['/api/competition/1/zone/21/heat/202/voie/', $LIST_ALLOW], ['/api/competition/1/heat/', $READ],
+    ['/api/competition/1/heat/202', $READ], ['/api/competition/1/heat/202/line/', $READ],
+    ['/api/competition/1/heat/202/line/1001', $READ],
+    ['/api/competition/1/leaderboard', $READ], ['/api/competition/1/wod/13/leaderboard', $READ],
 );
-for my $p (@read_routes) {
+for my $r (@read_routes) {
+    my ($p, $allow) = @$r;
     for my $m (qw(POST PUT DELETE PATCH FOO)) {
-        c("$m on a read route", 405, m => $m, p => $p, a => 'R', allow => $READ,
-          ($m =~ /^(POST|PUT|PATCH)$/ ? (b => '{"score":"405"}') : ()));
+        my $body = $m =~ /^(POST|PUT|PATCH)$/ ? (b => '{"score":"405"}') : ();
+        if (index($allow, $m) >= 0) {
+            c("$m by a reader on a setup route: 403", 403, m => $m, p => $p, a => 'R', $body);
+        }
+        else {
+            c("$m on a route without it: 405", 405, m => $m, p => $p, a => 'R', allow => $allow, $body);
+        }
     }
 }
-c('PUT by an editor on a read route (competition 2 heat)', 405, m => 'PUT', p => $HEAT, a => 'E',
-  b => $NOOP, allow => $READ);
-c('PUT by an editor on the lane list', 405, m => 'PUT', p => "$HEAT/voie/", a => 'E', b => $NOOP, allow => $READ);
+c('PUT by an editor on a heat (competition 2)', 405, m => 'PUT', p => $HEAT, a => 'E',
+  b => $NOOP, allow => $ONE_ALLOW);
+c('PUT by an editor on the lane list', 405, m => 'PUT', p => "$HEAT/voie/", a => 'E', b => $NOOP,
+  allow => $LIST_ALLOW);
+c('PATCH by an editor on a heat: 403 (organizers)', 403, m => 'PATCH', p => $HEAT, a => 'E', b => $NOOP);
+c('POST by an editor on the lane list: 403 (organizers)', 403, m => 'POST', p => "$HEAT/voie/", a => 'E',
+  b => $NOOP);
 c('POST on a lane', 405, m => 'POST', p => $V, a => 'E', b => $NOOP, allow => $LANE_ALLOW);
 c('PATCH on a lane', 405, m => 'PATCH', p => $V, a => 'E', b => $NOOP, allow => $LANE_ALLOW);
 c('FOO on a lane', 405, m => 'FOO', p => $V, a => 'E', allow => $LANE_ALLOW);
 c('PROPFIND on a lane', 405, m => 'PROPFIND', p => $V, a => 'E', allow => $LANE_ALLOW);
 c('"put" in lower case on a lane (methods are case-sensitive)', 405, m => 'put', p => $V, a => 'E',
   b => $NOOP, allow => $LANE_ALLOW);
-c('a 200-letter method', 405, m => 'X' x 200, p => $C1, a => 'R', allow => $READ);
+c('a 200-letter method', 405, m => 'X' x 200, p => $C1, a => 'R', allow => $ONE_ALLOW);
 c('PUT on a variant B line', 405, m => 'PUT', p => "/api/competition/2/heat/$H/line/$LANE0->{id}", a => 'E',
   b => $NOOP, allow => $READ);
 c('DELETE on a variant B line', 405, m => 'DELETE', p => "/api/competition/2/heat/$H/line/$LANE0->{id}",
@@ -658,7 +675,7 @@ c('HEAD on /connect', 405, m => 'HEAD', p => '/api/connect', allow => 'POST');
 c('GET on /connect with a token', 405, p => '/api/connect', a => 'R', allow => 'POST');
 c('"post" in lower case on /connect', 405, m => 'post', p => '/api/connect', allow => 'POST',
   b => '{"client_id":"demo","client_secret":"demo"}');
-c('OPTIONS on a read route, no token: 204', 204, m => 'OPTIONS', p => $C1, allow => $READ);
+c('OPTIONS on a competition, no token: 204', 204, m => 'OPTIONS', p => $C1, allow => $ONE_ALLOW);
 c('OPTIONS on a lane, no token: 204', 204, m => 'OPTIONS', p => $V, allow => $LANE_ALLOW);
 c('OPTIONS on /connect: 204', 204, m => 'OPTIONS', p => '/api/connect', allow => 'POST');
 c('OPTIONS on an unknown route: 404', 404, m => 'OPTIONS', p => '/api/nowhere');
@@ -670,12 +687,12 @@ c('[httpd] CONNECT: 400', 400, m => 'CONNECT', p => $C1, a => 'R');
 my $no_echo = sub { index($_[0]{body}, 'Bearer') >= 0 || index($_[0]{body}, $R) >= 0
                     ? ('the answer echoes the request (Authorization)') : () };
 c('TRACE without a token: 401, no echo', 401, m => 'TRACE', p => $C1, www => 0, extra => $no_echo);
-c('TRACE with a token: 405, no echo', 405, m => 'TRACE', p => $C1, a => 'R', allow => $READ, extra => $no_echo);
+c('TRACE with a token: 405, no echo', 405, m => 'TRACE', p => $C1, a => 'R', allow => $ONE_ALLOW, extra => $no_echo);
 c('TRACE on a lane: 405', 405, m => 'TRACE', p => $V, a => 'E', allow => $LANE_ALLOW, extra => $no_echo);
 c('TRACE on /connect: 405', 405, m => 'TRACE', p => '/api/connect', h => ["Authorization: Bearer $R"],
   allow => 'POST', extra => $no_echo);
 c('TRACE on an unknown route with a token: 404', 404, m => 'TRACE', p => '/api/nowhere', a => 'R', extra => $no_echo);
-c('TRACE with a body: 405', 405, m => 'TRACE', p => $C1, a => 'R', b => '{"x":1}', allow => $READ);
+c('TRACE with a body: 405', 405, m => 'TRACE', p => $C1, a => 'R', b => '{"x":1}', allow => $ONE_ALLOW);
 c('[httpd] TRACE outside the mounts: httpd echoes it (200 message/http)', 200, m => 'TRACE',
   p => '/index.html', httpd => 1,
   extra => sub { ($_[0]{h}{'content-type'}[0] // '') =~ m{^message/http} ? () : ('not message/http') });
@@ -689,7 +706,7 @@ c('bad token + PUT on a missing lane: 401 first', 401, m => 'PUT', p => $NOLANE,
 c('no token + PUT with a bad body: 401 first', 401, m => 'PUT', p => $V, ct => 'text/plain', b => 'x', www => 0);
 c('reader + unknown route: 404', 404, m => 'PUT', p => '/api/nowhere', a => 'R', b => $NOOP);
 c('reader + PUT on the lane list: 405 before 403', 405, m => 'PUT', p => "$HEAT/voie/", a => 'R',
-  b => $NOOP, allow => $READ);
+  b => $NOOP, allow => $LIST_ALLOW);
 c('reader + PUT on a missing lane: 403 before 404', 403, m => 'PUT', p => $NOLANE, a => 'R', b => $NOOP);
 c('reader + PUT with a bad Content-Type and body: 403', 403, m => 'PUT', p => $V, a => 'R',
   ct => 'text/plain', b => 'x');

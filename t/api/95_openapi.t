@@ -14,7 +14,7 @@
 # answers, and every path and operation of the document was exercised.
 # The validator (npm packages of t/openapi) is installed by t/openapi/validate.sh when
 # missing; without it every check fails: nothing is skipped.
-# tests: 653
+# tests: 823
 use strict;
 use warnings;
 use utf8;
@@ -332,7 +332,7 @@ for my $k ('competitions', @KINDS) {
     my $path = $k eq 'competitions' ? '/competition/' : $P{1}{$k};
     ex(405, $k eq 'voie' ? 'POST' : 'PUT', $path, token => $EDITOR, body => '{}');
 }
-ex(405, DELETE => $P{1}{wod}, token => $EDITOR);
+ex(405, POST => $P{1}{wod}, token => $EDITOR, body => '{}');
 ex(405, PATCH => $P{2}{voie}, token => $EDITOR, body => '{"score":"1"}');
 ex(405, DELETE => $P{2}{line}, token => $EDITOR);
 
@@ -434,7 +434,7 @@ else {
     fail('a lane to delete and restore');
 }
 
-# ---- validation (API.md part 3; the editor flag until the organizer role is served) ----
+# ---- validation (API.md part 3: organizers; an editor, a judge, gets 403) ----
 {
     # a validated lane back to 'entered' (competition 2 publishes immediately): no
     # score, then its own
@@ -444,23 +444,26 @@ else {
         req(PUT => "/api$path", $EDITOR, { score => undef });
         req(PUT => "/api$path", $EDITOR, { score => $l->{score} });
     };
+    my $VALIDATOR = login('organizer', 'organizer');
     my $VAL = "$VOIE/validate";
     my $HEAT = $FREE{voie} =~ s{/voie/[0-9]+$}{}r;
     ex(401, POST => $VAL);
     ex(403, POST => $VAL, token => $READER, body => '{}');
-    ex(404, POST => "$P{2}{voies}$NO/validate", token => $EDITOR, body => '{}');
-    ex(412, POST => $VAL, token => $EDITOR, headers => { 'If-Match' => '"0-l0"' });
-    ex(415, POST => $VAL, token => $EDITOR, body => '{}', headers => { 'Content-Type' => 'text/plain' });
-    ex(400, POST => $VAL, token => $EDITOR, body => '{"score":"1"}');
-    ex(409, POST => "$FREE{voie}/validate", token => $EDITOR);   # lane 2029: no score
-    my $v = decode(ex(200, POST => $VAL, token => $EDITOR, body => '{}')) // {};
+    ex(403, POST => $VAL, token => $EDITOR, body => '{}');
+    ex(404, POST => "$P{2}{voies}$NO/validate", token => $VALIDATOR, body => '{}');
+    ex(412, POST => $VAL, token => $VALIDATOR, headers => { 'If-Match' => '"0-l0"' });
+    ex(415, POST => $VAL, token => $VALIDATOR, body => '{}', headers => { 'Content-Type' => 'text/plain' });
+    ex(400, POST => $VAL, token => $VALIDATOR, body => '{"score":"1"}');
+    ex(409, POST => "$FREE{voie}/validate", token => $VALIDATOR);   # lane 2029: no score
+    my $v = decode(ex(200, POST => $VAL, token => $VALIDATOR, body => '{}')) // {};
     $unvalidate->($VOIE, $v->{voie} // {});
     ex(401, POST => "$HEAT/validate");
     ex(403, POST => "$HEAT/validate", token => $READER);
-    ex(404, POST => ($HEAT =~ s{/heat/[0-9]+$}{/heat/$NO}r) . '/validate', token => $EDITOR);
-    ex(415, POST => "$HEAT/validate", token => $EDITOR, body => '{}', headers => { 'Content-Type' => 'text/plain' });
-    ex(400, POST => "$HEAT/validate", token => $EDITOR, body => '[]');
-    my $h = decode(ex(200, POST => "$HEAT/validate", token => $EDITOR)) // {};
+    ex(403, POST => "$HEAT/validate", token => $EDITOR);
+    ex(404, POST => ($HEAT =~ s{/heat/[0-9]+$}{/heat/$NO}r) . '/validate', token => $VALIDATOR);
+    ex(415, POST => "$HEAT/validate", token => $VALIDATOR, body => '{}', headers => { 'Content-Type' => 'text/plain' });
+    ex(400, POST => "$HEAT/validate", token => $VALIDATOR, body => '[]');
+    my $h = decode(ex(200, POST => "$HEAT/validate", token => $VALIDATOR)) // {};
     $unvalidate->("$HEAT/voie/$_->{id}", $_) for @{ $h->{voies} // [] };
     is(json_cmp(decode(req(GET => "/api$VOIE", $READER)) // {}, $before), undef,
        "$VOIE as it was after its validation");
@@ -576,6 +579,128 @@ ex(405, PUT => $EV, token => $EDITOR, body => '{}');
 ex(405, DELETE => $EV, token => $EDITOR, headers => $ACCEPT);
 ex(204, OPTIONS => $EV);
 ex(204, OPTIONS => "/competition/$NO/events", mount => '/b');
+
+# ---- setup and day-of changes (organizer, part 3): a competition of its own ----
+my $ORG = login('organizer', 'organizer');
+ok(defined $ORG, 'organizer logs in') or diag('no organizer login');
+sub made_id { my ($res, $key) = @_; my $d = decode($res); return ref $d eq 'HASH' && ref $d->{$key} eq 'HASH' ? $d->{$key}{id} // $NO : $NO }
+# every write answer of a POST of a setup list: 201, 400, 401, 403, 404, 413, 415
+sub post_answers {
+    my ($list, $body, $bad, $key, $bad_valid) = @_;
+    my $id = made_id(ex(201, POST => $list, token => $ORG, req_valid => 1, body => $body), $key);
+    ex(400, POST => $list, token => $ORG, req_valid => $bad_valid // 0, body => $bad);
+    ex(400, POST => $list, token => $ORG, req_valid => 1, body => '{"name":"a","name":"b"}')
+        if $key eq 'competition' || $key eq 'spot';   # duplicate keys: invisible to a schema
+    ex(401, POST => $list, body => $body);
+    ex(403, POST => $list, token => $READER, body => $body);
+    ex(413, POST => $list, token => $ORG, mount => '/small', body => { %$body, name => 'x' x 100 });
+    ex(415, POST => $list, token => $ORG, body => $JSON->encode($body), headers => { 'Content-Type' => 'text/plain' });
+    return $id;
+}
+# every answer of a PATCH but 409: 200 (both media types), 400, 401, 403, 404, 413, 415
+sub patch_answers {
+    my ($one, $body, $bad, $bad_valid) = @_;
+    ex(200, PATCH => $one, token => $ORG, req_valid => 1, body => $body);
+    ex(200, PATCH => $one, token => $ORG, req_valid => 1, body => $JSON->encode($body),
+       headers => { 'Content-Type' => 'application/merge-patch+json' });
+    ex(400, PATCH => $one, token => $ORG, req_valid => 0, body => {});
+    ex(400, PATCH => $one, token => $ORG, req_valid => $bad_valid // 0, body => $bad);
+    ex(401, PATCH => $one, body => $body);
+    ex(403, PATCH => $one, token => $EDITOR, body => $body);
+    (my $none = $one) =~ s{/[0-9]+$}{/$NO};
+    ex(404, PATCH => $none, token => $ORG, body => $body);
+    ex(413, PATCH => $one, token => $ORG, mount => '/small', body => { name => 'x' x 100 });
+    ex(415, PATCH => $one, token => $ORG, body => $JSON->encode($body), headers => { 'Content-Type' => 'text/plain' });
+    # preconditions: the resource's own ETag (a stale one, or *: 412); the current one passes
+    my $tag = req(GET => "/api$one", $ORG)->header('ETag') // '"none"';
+    ex(412, PATCH => $one, token => $ORG, req_valid => 1, body => $body, headers => { 'If-Match' => '"0-r0"' });
+    ex(412, PATCH => $one, token => $ORG, req_valid => 1, body => $body, headers => { 'If-None-Match' => '*' });
+    ex(200, PATCH => $one, token => $ORG, req_valid => 1, body => $body, headers => { 'If-Match' => $tag });
+}
+my $c = post_answers('/competition/', { name => 'OpenAPI Cup', start_date => '2026-12-05',
+                     end_date => '2026-12-06', timezone => 'Europe/Paris' }, { name => '' }, 'competition');
+my $SC = "/competition/$c";
+my $c2 = made_id(ex(201, POST => '/competition', token => $ORG, req_valid => 1,
+                    body => { name => 'OpenAPI Cup 2', ranking => 'chart100', advance => 8 }), 'competition');
+ex(403, POST => '/competition/', token => $EDITOR, body => { name => 'x' });
+patch_answers($SC, { status => 'in_progress' }, { end_date => '2026-12-01' }, 1);
+my $w = post_answers("$SC/wod/", { name => 'Fran', scoring => 'time', time_cap => 600 },
+                     { name => 'Fran' }, 'wod');
+ex(404, POST => "/competition/$NO/wod/", token => $ORG, body => { name => 'x', scoring => 'reps' });
+patch_answers("$SC/wod/$w", { description => '21-15-9' }, { time_cap => '600' });
+my $s = post_answers("$SC/spot/", { name => 'Iron Lions', bib => 7 }, { name => 'x', bib => 0 }, 'spot');
+ex(404, POST => "/competition/$NO/spot/", token => $ORG, body => { name => 'x' });
+ex(409, POST => "$SC/spot/", token => $ORG, req_valid => 1, body => { name => 'Twin', bib => 7 });
+my $s2 = made_id(ex(201, POST => "$SC/spot/", token => $ORG, req_valid => 1, body => { name => 'Owls' }), 'spot');
+patch_answers("$SC/spot/$s", { affiliate => 'CrossFit Nantes' }, { bib => '7' });
+ex(409, PATCH => "$SC/spot/$s2", token => $ORG, req_valid => 1, body => { bib => 7 });
+# a team list (text/csv): the spot with bib 7 updated; an error names its line
+ex(200, POST => "$SC/spot/", token => $ORG, req_valid => 1, body => "bib,name\n7,Iron Lions\n",
+   headers => { 'Content-Type' => 'text/csv' });
+ex(400, POST => "$SC/spot/", token => $ORG, req_valid => 1, body => "name,bib\nA,12\nB,12\n",
+   headers => { 'Content-Type' => 'text/csv' });
+my $z = post_answers("$SC/zone/", { name => 'Floor A', lane_count => 4 }, { name => 'x', lane_count => 1000 }, 'zone');
+ex(404, POST => "/competition/$NO/zone/", token => $ORG, body => { name => 'x', lane_count => 2 });
+patch_answers("$SC/zone/$z", { name => 'Floor 1' }, { lane_count => 0 });
+my $h = post_answers("$SC/zone/$z/heat/", { number => 1, wod_id => $w, start_time => '2026-12-05T09:00:00Z' },
+                     { number => 1, zone_id => $z }, 'heat');
+ex(404, POST => "$SC/zone/$NO/heat/", token => $ORG, body => { number => 3 });
+ex(409, POST => "$SC/zone/$z/heat/", token => $ORG, req_valid => 1, body => { number => 1 });
+my $h2 = made_id(ex(201, POST => "$SC/zone/$z/heat/", token => $ORG, req_valid => 1, body => { number => 2 }), 'heat');
+patch_answers("$SC/zone/$z/heat/$h", { status => 'running' }, { status => 'started' });
+ex(409, PATCH => "$SC/zone/$z/heat/$h2", token => $ORG, req_valid => 1, body => { number => 1 });
+my $HV = "$SC/zone/$z/heat/$h/voie/";
+my $v = post_answers($HV, { number => 1, spot_id => $s, score => '7:45' }, { number => 1, score => '7:61' }, 'voie', 1);
+ex(404, POST => "$SC/zone/$z/heat/$NO/voie/", token => $ORG, body => { number => 2 });
+ex(409, POST => $HV, token => $ORG, req_valid => 1, body => { number => 1 });
+ex(409, PATCH => "$SC/wod/$w", token => $ORG, req_valid => 1, body => { scoring => 'reps' });
+ex(201, POST => $HV, token => $ORG, req_valid => 1, body => { number => 4 });
+ex(409, PATCH => "$SC/zone/$z", token => $ORG, req_valid => 1, body => { lane_count => 3 });
+# the change log of the competition (organizers), and its events replayed
+my $CH = "$SC/changes";
+my $ch = ex(200, GET => $CH, token => $ORG);
+ex(200, GET => $CH, token => $ORG, query => 'limit=2&offset=1');
+ex(400, GET => $CH, token => $ORG, query => 'limit=0');
+ex(200, HEAD => $CH, token => $ORG);
+my $chtag = $ch->header('ETag') // '"none"';
+ex(304, GET => $CH, token => $ORG, headers => { 'If-None-Match' => $chtag });
+ex(304, HEAD => $CH, token => $ORG, headers => { 'If-None-Match' => $chtag });
+ex(412, GET => $CH, token => $ORG, headers => { 'If-Match' => '"0-0"' });
+ex(401, GET => $CH);
+ex(401, HEAD => $CH);
+ex(403, GET => $CH, token => $EDITOR);
+ex(403, HEAD => $CH, token => $READER);
+ex(404, GET => "/competition/$NO/changes", token => $ORG);
+ex(404, HEAD => "/competition/$NO/changes", token => $ORG);
+ex(204, OPTIONS => $CH);
+ex(405, POST => $CH, token => $ORG, body => '{}');
+ex_stream(200, "$SC/events", token => $ORG, headers => ['Last-Event-ID: 0'], secs => 2,
+          until => qr/"resource":"heat"[^\n]*\n\n.*event: lane[^\n]*\n[^\n]*"action":"create"[^\n]*\n\n/s);
+
+# DELETE: 409 while something needs it, 401, 403, then 200 and 404
+ex(409, DELETE => "$SC/zone/$z/heat/$h", token => $ORG);
+ex(409, DELETE => "$SC/spot/$s", token => $ORG);
+ex(409, DELETE => "$SC/wod/$w", token => $ORG);
+ex(409, DELETE => "$SC/zone/$z", token => $ORG);
+ex(409, DELETE => $SC, token => $ORG);
+for my $one ("$SC/zone/$z/heat/$h", "$SC/spot/$s", "$SC/wod/$w", "$SC/zone/$z", $SC) {
+    ex(401, DELETE => $one);
+    ex(403, DELETE => $one, token => $EDITOR);
+    ex(412, DELETE => $one, token => $ORG, headers => { 'If-Match' => '"0-r0"' });
+}
+is(req(PUT => "/api$HV$v", $ORG, { score => undef })->code, 200, 'the lane score emptied (the heat may go)');
+ex(200, DELETE => "$SC/zone/$z/heat/$h", token => $ORG);
+ex(200, DELETE => "$SC/zone/$z/heat/$h2", token => $ORG);
+ex(200, DELETE => "$SC/spot/$_", token => $ORG) for $s, $s2;
+ex(200, DELETE => "$SC/wod/$w", token => $ORG);
+ex(200, DELETE => "$SC/zone/$z", token => $ORG);
+ex(200, DELETE => $SC, token => $ORG);
+ex(200, DELETE => "/competition/$c2", token => $ORG);
+ex(404, DELETE => "$SC/zone/$z/heat/$h", token => $ORG);
+ex(404, DELETE => "$SC/spot/$s", token => $ORG);
+ex(404, DELETE => "$SC/wod/$w", token => $ORG);
+ex(404, DELETE => "$SC/zone/$z", token => $ORG);
+ex(404, DELETE => $SC, token => $ORG);
 
 # ---------------------------------------------------------------- validation
 

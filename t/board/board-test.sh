@@ -4,6 +4,8 @@
 # of its own: the module from BUILD_DIR, a fresh copy of the demo data, the page at
 # /board/ beside the API as ./scripts/demo serves it.  Screenshots and the server's
 # logs go to BUILD_DIR/board/.  Last line: "N passed, M failed".
+# The demo's data, plus competition 8001 (publication validated) for the phone of a
+# spectator; keep-alives of the event streams every 4 s (RankingEventKeepAlive).
 # Three more layouts on the same server:
 #   /pkg/board/  the page as the Debian package installs it (with debian/board-config.json
 #                as its config.json), the API at /pkg/api/v1 (the package's site: /board
@@ -32,6 +34,34 @@ install -m 0644 "$ROOT/debian/board-config.json" "$OUT/pkgboard/config.json"
 DB="$OUT/srv/db/ranking.db"
 sqlite3 "$DB" <"$ROOT/sql/schema.sql" >/dev/null
 sqlite3 "$DB" <"$ROOT/sql/demo.sql"
+# A competition that publishes validated scores only (API Part 3), for the spectator's
+# phone: the demo's all publish immediately.  Ids far from the demo's; it starts after
+# the demo's running competitions, so that the page still opens on competition 2.
+# Lane 8303 (Wall Ballers, heat 8201) has no score yet: the test enters one, then
+# validates it.
+sqlite3 "$DB" <<'SQL'
+INSERT INTO competition (id, name, location, start_date, end_date, timezone, status, publication) VALUES
+    (8001, 'Validation Open 2026', 'Gymnase Jean Jaurès, Nantes', '2026-11-28', '2026-11-28', 'Europe/Paris',
+     'in_progress', 'validated');
+INSERT INTO wod (id, competition_id, name, description, position, scoring, time_cap) VALUES
+    (8011, 8001, 'Row Ladder', 'Reps in 8 minutes.', 1, 'reps', NULL),
+    (8012, 8001, 'Clean Ladder', 'Heaviest clean.', 2, 'load', NULL);
+INSERT INTO spot (id, competition_id, name, division, affiliate, bib) VALUES
+    (8101, 8001, 'Hammer Heads', 'RX', 'CrossFit Nantes', 1),
+    (8102, 8001, 'Kettle Crew', 'RX', NULL, 2),
+    (8103, 8001, 'Wall Ballers', 'RX', 'Box Erdre', 3);
+INSERT INTO zone (id, competition_id, name, lane_count) VALUES (8021, 8001, 'Main floor', 6);
+INSERT INTO heat (id, competition_id, zone_id, wod_id, number, start_time, status) VALUES
+    (8201, 8001, 8021, 8011, 1, '2026-11-28T09:00:00Z', 'running'),
+    (8202, 8001, 8021, 8012, 2, '2026-11-28T10:00:00Z', 'scheduled');
+INSERT INTO lane (id, heat_id, number, spot_id, score, tiebreak, score_status, published_score, published_tiebreak) VALUES
+    (8301, 8201, 1, 8101, '120', NULL, 'validated', '120', NULL),
+    (8302, 8201, 2, 8102, '110', NULL, 'validated', '110', NULL),
+    (8303, 8201, 3, 8103, NULL, NULL, NULL, NULL, NULL),
+    (8304, 8202, 1, 8101, NULL, NULL, NULL, NULL, NULL),
+    (8305, 8202, 2, 8102, NULL, NULL, NULL, NULL, NULL),
+    (8306, 8202, 3, 8103, NULL, NULL, NULL, NULL, NULL);
+SQL
 chown -R www-data: "$OUT/srv"
 PORT=$(perl -MIO::Socket::INET -e 'print IO::Socket::INET->new(Listen=>1,LocalAddr=>"127.0.0.1",LocalPort=>0)->sockport')
 MODDIR=$(apxs -q LIBEXECDIR)
@@ -62,6 +92,9 @@ AllowEncodedSlashes NoDecode
 DBDriver sqlite3
 DBDParams "file:$DB?mode=rw"
 DBDPersist On
+# short, so that the test of an idle phone (nothing but the stream's keep-alives) sees
+# a few of them in 20 s
+RankingEventKeepAlive 4
 <Location />
     SetHandler ranking
     Require all granted

@@ -351,6 +351,38 @@ async function newTab(viewport = { width: 1280, height: 900 }) {
     return { ctx, p, log };
 }
 const phoneShot = (p, name) => p.screenshot({ path: `${OUT}/shots/${name}.png`, fullPage: true });
+
+// The page's network, as Chromium's DevTools protocol sees it: every request (URL,
+// method, type, headers, status), and every chunk of data received, with its bytes
+// and, for the event streams (/events), its text (Network.streamResourceContent).
+async function netLog(p) {
+    const cdp = await p.createCDPSession();
+    await cdp.send('Network.enable');
+    const log = { requests: new Map(), chunks: [], cdp };
+    cdp.on('Network.requestWillBeSent', (e) => log.requests.set(e.requestId, {
+        id: e.requestId, url: e.request.url, method: e.request.method, type: e.type,
+        headers: Object.fromEntries(Object.entries(e.request.headers).map(([k, v]) => [k.toLowerCase(), v])),
+        at: Date.now() }));
+    cdp.on('Network.responseReceived', (e) => {
+        const r = log.requests.get(e.requestId);
+        if (!r) return;
+        r.status = e.response.status;
+        r.contentType = e.response.headers['Content-Type'] || e.response.headers['content-type'];
+        if (new URL(r.url).pathname.endsWith('/events')) {
+            cdp.send('Network.streamResourceContent', { requestId: e.requestId }).then((b) => {
+                if (b.bufferedData) log.chunks.push({ id: e.requestId, bytes: 0, text: atob(b.bufferedData), at: Date.now() });
+                r.streamed = true;
+            }, () => {});
+        }
+    });
+    cdp.on('Network.dataReceived', (e) => log.chunks.push({
+        id: e.requestId, bytes: e.encodedDataLength, text: e.data ? atob(e.data) : null, at: Date.now() }));
+    log.since = (t) => ({ requests: [...log.requests.values()].filter((r) => r.at >= t),
+                          chunks: log.chunks.filter((c) => c.at >= t) });
+    log.streams = () => [...log.requests.values()].filter((r) => new URL(r.url).pathname.endsWith('/events'));
+    log.longPolls = () => [...log.requests.values()].filter((r) => /\/heat\/\?limit=1$/.test(r.url) || r.headers.prefer);
+    return log;
+}
 async function logIn(p, user) {
     await p.waitForSelector('#login-form', { visible: true });
     await p.type('input[name=client_id]', user);
@@ -659,8 +691,9 @@ await check('spectator on a public mount, no login: first view of competition 4 
     await cdp.detach();
 });
 
-await check('spectator (public mount, no login): the lane PUT shows within 2 s; the team is remembered across a reload', async () => {
+await check('spectator (public mount, no login): the lane PUT shows within 2 s through the anonymous event stream; the team is remembered across a reload', async () => {
     const { p } = spectator;
+    const net = await netLog(p);
     await p.goto(new URL('pub/board/#/c/2/me', BASE).href);
     await pickTeam(p, 'dis');
     await p.click('#me-found .pick[data-spot-id="156"]');
@@ -674,6 +707,9 @@ await check('spectator (public mount, no login): the lane PUT shows within 2 s; 
                             { timeout: 8000 });
     await sleep(300);
     const state = await p.$eval('#live-state', (e) => e.dataset.state);
+    assert(state === 'live', `live state "${state}": not the anonymous stream`);
+    assert(await p.$eval('#live-state', (e) => e.checkVisibility() && e.textContent === 'live'), 'the live state is not shown');
+    const t1 = Date.now();
     const put = await apiCall(LANE(2, 27, 257, 2024), { method: 'PUT', token: judge, body: { number: 1 } });
     assert(put.status === 200, `PUT ${put.status}`);
     const t0 = Date.now();
@@ -682,9 +718,23 @@ await check('spectator (public mount, no login): the lane PUT shows within 2 s; 
     const ms = Date.now() - t0;
     const want = await expectedCard(2, '156', null, new URL('pub/api/v1/', BASE).href);
     assert(JSON.stringify(await shownCard(p)) === JSON.stringify(want), `card differs from the API: ${JSON.stringify(want)}`);
-    console.log(`  # seen ${ms} ms after the PUT answer; live state "${state}" (${state === 'live'
-        ? 'anonymous event stream' : 'the anonymous stream is refused (API Part 3 not there): long poll'})`);
+    // the page got it through a stream it opened without a token, and made no long poll
+    const open = net.streams().filter((r) => r.url === new URL('pub/api/v1/competition/2/events', BASE).href
+                                         && r.status === 200);
+    assert(open.length >= 1, `no stream of competition 2 opened: ${JSON.stringify(net.streams())}`);
+    const st = open[open.length - 1];
+    assert(['Fetch', 'EventSource'].includes(st.type) && st.method === 'GET', `stream request ${st.type} ${st.method}`);
+    assert(st.headers.accept === 'text/event-stream' && !st.headers.authorization,
+           `stream request headers ${JSON.stringify(st.headers)}`);
+    assert((st.contentType || '').startsWith('text/event-stream'), `stream answer ${st.contentType}`);
+    assert(net.longPolls().length === 0, `long polls: ${net.longPolls().map((r) => r.url)}`);
+    const laneEvents = net.chunks.filter((c) => c.id === st.id && c.at >= t1 && c.text && /^event: lane$/m.test(c.text));
+    assert(st.streamed, 'the stream\'s content cannot be read (Network.streamResourceContent)');
+    assert(laneEvents.length >= 1, 'the lane event did not come through the stream');
+    console.log(`  # seen ${ms} ms after the PUT answer, through the anonymous event stream ` +
+                `(${st.type} ${new URL(st.url).pathname}, no Authorization, no long poll)`);
     await phoneShot(p, 'phone-public');
+    await net.cdp.detach();
 });
 
 await check('phone: a team named <img src=x onerror=alert(1)> is found and shown as text, runs nothing', async () => {
@@ -705,8 +755,172 @@ await check('phone: a team named <img src=x onerror=alert(1)> is found and shown
     assert(!log.requests.some((u) => u.endsWith('/x')), 'the page requested "x"');
 });
 
+// Competition 8001 (board-test.sh): publication validated.  On the spectator's phone
+// (public mount, no login), Wall Ballers: an entry waits for its validation.
+const PUB = new URL('pub/api/v1/', BASE).href;
+const C8 = (z, hh, v) => LANE(8001, z, hh, v);
+const wodRow = (p, wod) => p.evaluate((w) => {
+    const tr = document.querySelector(`#view .me-wods tr[data-wod-id="${w}"]`);
+    return tr ? { place: tr.querySelector('.place').textContent, score: tr.querySelector('.score').firstChild.textContent,
+                  provisional: tr.dataset.status === 'provisional' && Boolean(tr.querySelector('.prov')) } : null;
+}, wod);
+async function waitRow(p, wod, want, ms = 2000) {
+    await p.waitForFunction((w, sc, prov) => {
+        const tr = document.querySelector(`#view .me-wods tr[data-wod-id="${w}"]`);
+        return tr && tr.querySelector('.score').firstChild.textContent === sc
+            && (prov === null || (tr.dataset.status === 'provisional') === prov);
+    }, { timeout: ms, polling: 50 }, wod, want.score, want.provisional ?? null);
+}
+const apiRequests = (list) => list.filter((r) => new URL(r.url).pathname.includes('/api/v1/competition/'));
+let net8 = null;
+let judgePhone = null;
+
+await check('validated competition: a lane PUT does not change the spectator\'s phone; its validation shows within 2 s, without reload', async () => {
+    const { p } = spectator;
+    net8 = await netLog(p);
+    await p.goto(new URL('pub/board/#/c/8001/me', BASE).href);
+    const found = await pickTeam(p, 'wal');
+    assert(found.length === 1 && found[0] === '8103', `"wal" finds ${found}`);
+    await p.click('#me-found .pick[data-spot-id="8103"]');
+    await p.waitForSelector('#view .me-card[data-spot-id="8103"] .me-wods', { timeout: 8000 });
+    // a judge's phone beside it (logged in: the full view)
+    judgePhone = await newTab(PHONE);
+    const jp = judgePhone.p;
+    await jp.goto(`${BOARD}#/c/8001/me`);
+    await logIn(jp, 'judge');
+    await pickTeam(jp, 'wal');
+    await jp.click('#me-found .pick[data-spot-id="8103"]');
+    await jp.waitForSelector('#view .me-card[data-spot-id="8103"] .me-wods', { timeout: 8000 });
+    for (const x of [p, jp]) {
+        await x.waitForFunction(() => document.querySelector('#live-state')?.dataset.state === 'live', { timeout: 8000 });
+        await x.waitForNetworkIdle({ idleTime: 500, concurrency: 1, timeout: 10000 });
+    }
+    const before = await wodRow(p, '8011');
+    const placeBefore = await p.$eval('#view [data-field=place]', (e) => e.textContent);
+    assert(before && before.score === '–' && !before.provisional, `Row Ladder shows ${JSON.stringify(before)}`);
+    assert(JSON.stringify(await wodRow(jp, '8011')) === JSON.stringify(before), 'the judge\'s phone differs before the entry');
+    await p.evaluate(() => { window.__same = true; });
+
+    // the entry: the judge's phone shows it, marked provisional; the spectator's does not
+    const t0 = Date.now();
+    const put = await apiCall(C8(8021, 8201, 8303), { method: 'PUT', token: judge, body: { score: '150' } });
+    assert(put.status === 200 && put.data.voie.score_status === 'entered', `PUT ${put.status} ${JSON.stringify(put.data)}`);
+    await waitRow(jp, '8011', { score: '150', provisional: true });
+    const tj = Date.now() - t0;
+    assert(await jp.$eval('#view [data-field=place]', (e) => e.textContent) !== placeBefore
+           && await jp.$('#view [data-field=place-status]'), 'the judge\'s phone: the new place is not marked provisional');
+    await phoneShot(jp, 'phone-provisional');
+    await sleep(Math.max(0, 2500 - (Date.now() - t0)));
+    const waiting = await wodRow(p, '8011');
+    assert(JSON.stringify(waiting) === JSON.stringify(before), `2.5 s after the PUT the spectator sees ${JSON.stringify(waiting)}`);
+    assert(await p.$eval('#view [data-field=place]', (e) => e.textContent) === placeBefore, 'the place moved');
+    const asked = apiRequests(net8.since(t0).requests);
+    assert(asked.length === 0, `the spectator's phone asked for ${asked.map((r) => r.url)}`);
+    const pubLane = await (await fetch(new URL('competition/8001/zone/8021/heat/8201/voie/8303', PUB))).json();
+    assert(pubLane.voie.score === null, `the public API shows ${JSON.stringify(pubLane.voie)}`);
+
+    // its validation: on the spectator's phone within 2 s, the judge's no longer provisional
+    const t1 = Date.now();
+    const val = await apiCall(`${C8(8021, 8201, 8303)}/validate`, { method: 'POST', token: judge });
+    assert(val.status === 200 && val.data.voie.score_status === 'validated', `validate ${val.status} ${JSON.stringify(val.data)}`);
+    await waitRow(p, '8011', { score: '150' });
+    const ms = Date.now() - t1;
+    await waitRow(jp, '8011', { score: '150', provisional: false });
+    assert(!(await jp.$('#view [data-field=place-status]')), 'the judge\'s phone: the place still provisional');
+    assert(!(await p.$('#view .prov')), 'the spectator\'s phone shows "provisional"');
+    assert(await p.evaluate(() => window.__same === true), 'the page was reloaded');
+    const after = await wodRow(p, '8011');
+    const board = (await (await fetch(new URL('competition/8001/wod/8011/leaderboard?division=RX', PUB))).json()).leaderboard;
+    const mine = board.divisions[0].entries.find((e) => e.spot_id === '8103');
+    assert(mine.score === '150' && after.place === String(mine.rank) && !after.provisional,
+           `the phone shows ${JSON.stringify(after)}, the API ${JSON.stringify(mine)}`);
+    const want = await expectedCard(8001, '8103', null, PUB);
+    const shownNow = await shownCard(p);
+    assert(shownNow.place === want.place && shownNow.points === want.points && shownNow.place !== placeBefore,
+           `card ${JSON.stringify(shownNow)}, API ${JSON.stringify(want)} (before: ${placeBefore})`);
+    assert(net8.longPolls().length === 0, 'long polls');
+    console.log(`  # the entry: on the judge's phone (provisional) in ${tj} ms, not on the spectator's in 2.5 s; ` +
+                `the validation on the spectator's phone ${ms} ms after its answer`);
+    await phoneShot(p, 'phone-validated');
+});
+
+await check('validated competition: the phone shows "reconnecting" while the server restarts, then follows a validation made meanwhile', async () => {
+    const { p } = spectator;
+    await p.evaluate(() => {
+        window.__states = [];
+        new MutationObserver(() => window.__states.push(document.querySelector('#live-state').dataset.state))
+            .observe(document.querySelector('#live-state'), { attributes: true });
+    });
+    execFileSync('apache2', ['-f', process.env.CONF, '-k', 'restart']);
+    await p.waitForFunction(() => window.__states.includes('reconnecting'), { timeout: 8000 });
+    const text = await p.$eval('#live-state', (e) => e.textContent);
+    assert(text === 'reconnecting…', `shown "${text}"`);
+    await serverBack();
+    const put = await apiCall(C8(8021, 8201, 8303), { method: 'PUT', token: judge, body: { score: '95' } });
+    const val = await apiCall(`${C8(8021, 8201, 8303)}/validate`, { method: 'POST', token: judge });
+    assert(put.status === 200 && val.status === 200, `PUT ${put.status}, validate ${val.status}`);
+    await p.waitForFunction(() => document.querySelector('#live-state').dataset.state === 'live', { timeout: 15000 });
+    await waitRow(p, '8011', { score: '95' }, 5000);
+    const states = await p.evaluate(() => window.__states.join(' > '));
+    assert(!states.includes('polling'), `states ${states}`);
+    console.log(`  # states: ${states}`);
+});
+
+await check('an idle phone: for 20 s nothing but the stream\'s keep-alives (no request, no event)', async () => {
+    const { p } = spectator;
+    await p.waitForNetworkIdle({ idleTime: 1000, concurrency: 1, timeout: 10000 });
+    const stream = net8.streams().filter((r) => r.status === 200).pop();
+    assert(stream && stream.streamed, 'no readable stream open');
+    const t0 = Date.now();
+    await sleep(20000);
+    const { requests, chunks } = net8.since(t0);
+    assert(requests.length === 0, `requests while idle: ${requests.map((r) => r.url)}`);
+    const other = chunks.filter((c) => c.id !== stream.id);
+    assert(other.length === 0, `data of other requests while idle: ${other.length}`);
+    const text = chunks.map((c) => c.text ?? '').join('');
+    const bytes = chunks.reduce((n, c) => n + c.bytes, 0);
+    const comments = text.match(/^:.*$/gm) || [];
+    assert(comments.length >= 3, `${comments.length} keep-alives in 20 s (RankingEventKeepAlive 4)`);
+    assert(text.split('\n').every((l) => l === '' || l.startsWith(':')), `the stream sent more than comments: ${JSON.stringify(text)}`);
+    // (Chromium may count bytes of the stream's answer late, in the first chunk it reports)
+    assert(text.length <= comments.length * 16 && bytes <= 1024,
+           `${text.length} bytes of text, ${bytes} on the wire for ${comments.length} keep-alives: ${JSON.stringify(chunks)}`);
+    console.log(`  # 20 s idle: 0 requests, ${comments.length} keep-alives ("${comments[0]}"), ` +
+                `${text.length} bytes of text, ${bytes} counted by Chromium`);
+});
+
+await check('fallback: a server that answers the anonymous stream 401 or 406 is long-polled, and a validation still shows', async () => {
+    const { p } = spectator;
+    const steps = [[401, C8(8021, 8202, 8306), '90 kg', '8012'], [406, C8(8021, 8201, 8303), '170', '8011']];
+    for (const [status, lane, score, wod] of steps) {
+        const onReq = (r) => (new URL(r.url()).pathname.endsWith('/events')
+            ? r.respond({ status, contentType: 'application/json',
+                          body: JSON.stringify({ status: 'error', message: status === 401 ? 'Unauthorized' : 'Not acceptable' }) })
+            : r.continue());
+        await p.setRequestInterception(true);
+        p.on('request', onReq);
+        try {
+            await p.reload();
+            await p.waitForSelector('#view .me-card[data-spot-id="8103"] .me-wods', { timeout: 8000 });
+            await p.waitForFunction(() => document.querySelector('#live-state').dataset.state === 'polling', { timeout: 8000 });
+            const text = await p.$eval('#live-state', (e) => e.textContent);
+            assert(text === 'live (polling)', `${status}: state text "${text}"`);
+            await sleep(500);
+            const put = await apiCall(lane, { method: 'PUT', token: judge, body: { score } });
+            const val = await apiCall(`${lane}/validate`, { method: 'POST', token: judge });
+            assert(put.status === 200 && val.status === 200, `${status}: PUT ${put.status}, validate ${val.status}`);
+            await waitRow(p, wod, { score }, 4000);
+        } finally {
+            p.off('request', onReq);
+            await p.setRequestInterception(false);
+        }
+    }
+    assert(net8.longPolls().length > 0, 'no long poll seen');
+});
+
 await check('phones: no request to another origin, no script error', async () => {
-    for (const { log } of [reader, spectator]) {
+    await judgePhone?.ctx.close();
+    for (const { log } of [reader, spectator, ...(judgePhone ? [judgePhone] : [])]) {
         const foreign = log.requests.filter((u) => new URL(u).origin !== ORIGIN);
         assert(foreign.length === 0, `requests to other origins: ${foreign.join(', ')}`);
         assert(log.errors.length === 0, `script errors: ${log.errors.join('; ')}`);

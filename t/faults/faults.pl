@@ -25,6 +25,12 @@
 #  9. ./scripts/demo after an unclean stop: a pid file naming another process is
 #     removed and the demo starts; one naming the running demo refuses a second start.
 #  7b. over HTTP/2 (h2c): reads, an event stream and a long poll;
+# 11-13. (t/faults/database.pl) PostgreSQL restarted and killed, under load and idle;
+#     SQLite made read-only under writers; SQLite on a full disk: only 200 or 503 with
+#     Retry-After meanwhile, every route 200 within seconds after, no httpd restart;
+# 14. (event MPM, t/faults/capacity.pl) on Debian's default MPM configuration, 1,000
+#     event streams: those past the automatic RankingEventListeners answer 503 with
+#     Retry-After, reads and lane PUTs on new connections are answered within 1 s;
 # 10. (event MPM) 100,000 event streams opened and closed in turn leave the children's
 #     sockets and memory where they were; a client that does not read its stream is
 #     dropped past RankingEventBuffer without growing the server's memory.
@@ -707,6 +713,10 @@ MinSpareThreads 1
 MaxSpareThreads 64
 AsyncRequestWorkerFactor 64
 RankingEventBuffer 4096
+# (a stream whose client closed is ended at the watcher's next tick: at this rate of
+# churn thousands are still open per child as far as the server knows, more than the
+# automatic limit, half of what a child accepts; this test is about what they leave)
+RankingEventListeners 20000
 <Location /api>
     RankingLoginLimit 0
 </Location>
@@ -822,6 +832,16 @@ CONF
     close $slow;
     $s->stop;
 }
+
+# ---- 11-13. the database going away: PostgreSQL restarted or killed, SQLite read-only
+# or on a full disk (t/faults/database.pl)
+require(dirname(abs_path(__FILE__)) . '/database.pl');
+FaultsDb::run($so, $mpm, $tmp, \@servers);
+
+# ---- 14. (event MPM) more event streams than the children accept: the API still
+# answers (t/faults/capacity.pl)
+require(dirname(abs_path(__FILE__)) . '/capacity.pl');
+FaultsCap::run($so, $mpm, $tmp, \@servers);
 
 my @errors = grep { /AddressSanitizer|runtime error:|segfault|Segmentation/ } map { split /\n/, $_->error_log } @servers;
 ok(!@errors, 'no crash or sanitizer report in the error logs');

@@ -53,6 +53,7 @@ static const struct {
     { RK_ROUTE_WOD_LEADERBOARD, 0,         "/competition/#/wod/#/leaderboard" },
     { RK_ROUTE_A_VOIE_HISTORY, RK_VARIANT_A, "/competition/#/zone/#/heat/#/voie/#/history" },
     { RK_ROUTE_EVENTS,       0,            "/competition/#/events" },
+    { RK_ROUTE_CHANGES,      0,            "/competition/#/changes" },
 };
 #define NREF (sizeof(ref) / sizeof(ref[0]))
 

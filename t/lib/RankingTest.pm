@@ -380,21 +380,26 @@ sub check_405 {
 our %COMP = (
     1 => { id => '1', name => 'Paris Throwdown 2026', location => 'Halle Georges Carpentier, Paris',
            start_date => '2026-11-21', end_date => '2026-11-22', timezone => 'Europe/Paris',
-           status => 'in_progress', ranking => 'places', advance => undef },
+           status => 'in_progress', ranking => 'places', publication => 'immediate',
+           advance => undef },
     2 => { id => '2', name => 'Northern Throwdown 2026', location => 'Lille Grand Palais, Lille',
            start_date => '2026-11-20', end_date => '2026-11-22', timezone => 'Europe/Paris',
-           status => 'in_progress', ranking => 'places', advance => undef },
+           status => 'in_progress', ranking => 'places', publication => 'immediate',
+           advance => undef },
     3 => { id => '3', name => 'Lake Geneva Winter Games 2027',
            location => 'Centre sportif du Bout-du-Monde, Genève',
            start_date => '2027-02-06', end_date => '2027-02-07', timezone => 'Europe/Zurich',
-           status => 'upcoming', ranking => 'places', advance => undef },
+           status => 'upcoming', ranking => 'places', publication => 'immediate',
+           advance => undef },
     # the ranking demos (their leaderboards: t/api/50_leaderboard.t)
     4 => { id => '4', name => 'Lyon Winter Showdown 2026', location => 'Halle Tony Garnier, Lyon',
            start_date => '2026-11-14', end_date => '2026-11-15', timezone => 'Europe/Paris',
-           status => 'finished', ranking => 'places', advance => undef },
+           status => 'finished', ranking => 'places', publication => 'immediate',
+           advance => undef },
     5 => { id => '5', name => 'Bordeaux Chart Challenge 2026', location => 'Hangar 14, Bordeaux',
            start_date => '2026-11-07', end_date => '2026-11-07', timezone => 'Europe/Paris',
-           status => 'finished', ranking => 'chart100', advance => undef },
+           status => 'finished', ranking => 'chart100', publication => 'immediate',
+           advance => undef },
 );
 our @COMP_ORDER = (5, 4, 2, 1, 3);   # start_date, id
 

@@ -6,6 +6,8 @@
 #  - a lane PUT through one is read at once through every child of that server, and
 #    through the other within RankingRevisionCheck (1 s);
 #  - revoking a user (ranking-admin) locks them out of both within RankingRevisionCheck;
+#  - a grant on a competition, and its removal, apply at once to the writes of the
+#    user's existing token on both;
 #  - concurrent lane writers spread over both servers lose no update;
 #  - a lane change through one server reaches an event stream open on the other, and
 #    a long poll waiting on the other answers with the new data;
@@ -158,6 +160,18 @@ my $again = $b->login('demo', 'demo');
 ok(defined $again && ($a->call('GET', '/competition/', $again))[0] == 200,
    'a new login works again on both');
 $demo = $again;
+
+# ---- a grant, and its removal, apply to the tokens the user has, on both servers,
+# at once for writes (API.md part 3, "Roles") ----------------------------------------
+score_on($_, $demo) for $a, $b;            # demo's token and role cached on both
+$out = `"$admin" --driver pgsql --params "$conninfo" grant demo editor --competition 2 2>&1`;
+ok($? == 0, 'ranking-admin grants demo (a reader) editor on competition 2') or print "# $out";
+my @w = map { ($_->call('PUT', $lane, $demo, { score => '4242' }))[0] } $a, $b;
+ok("@w" eq '200 200', "its existing token writes at once through both servers (@w)");
+$out = `"$admin" --driver pgsql --params "$conninfo" revoke-grant demo --competition 2 2>&1`;
+ok($? == 0, 'ranking-admin revokes the grant') or print "# $out";
+@w = map { ($_->call('PUT', $lane, $demo, { score => '4242' }))[0] } $b, $a;
+ok("@w" eq '403 403', "the same token is refused at once on both (@w)");
 
 # ---- concurrent writers over both servers ---------------------------------------
 # each writer owns one lane of heat 253 (zone 26) and sets its score N times,

@@ -29,7 +29,8 @@
 //     formats asserted); any other media type: the body, as a string, validates
 //     against the schema; text/event-stream besides: the body is split into events
 //     (the rules of the HTML standard), and when the media type object names a
-//     schema in "x-event-data", the data of every event (its "data:" lines joined)
+//     schema in "x-event-data" (or, per event type, under "x-event-data-by-event"),
+//     the data of every event (its "data:" lines joined)
 //     parsed as JSON validates against it.  An event stream never ends: the caller
 //     sends what it read within a time limit, and an unfinished last event (no empty
 //     line after it) is not checked, as a client would not dispatch it.  A response
@@ -125,8 +126,10 @@ function collectSchemas(node, ptr) {
     for (const [k, v] of Object.entries(node)) {
         const p = `${ptr}/${esc(k)}`;
         if (k === 'example' || k === 'examples') continue;   // example values
-        // "x-event-data": the schema of an event stream's data (see checkExchange)
-        if (k === 'schema' || k === 'x-event-data' || ptr === '#/components/schemas') {
+        // "x-event-data": the schema of an event stream's data (see checkExchange);
+        // "x-event-data-by-event": one such schema per event type (its keys)
+        if (k === 'schema' || k === 'x-event-data' || ptr === '#/components/schemas'
+            || ptr.endsWith('/x-event-data-by-event')) {
             SCHEMA_KEYS.set(p, `s${SCHEMA_KEYS.size}`);
             DEFS[SCHEMA_KEYS.get(p)] = v;
         } else {
@@ -372,10 +375,17 @@ function checkExchange(ex, result) {
                 if (!content[mt].schema) errors.push(`${sPtr}: no schema`);
                 else for (const e of validate(sPtr, value)) errors.push(`body ${e}`);
             }
-            if (text !== undefined && mt === 'text/event-stream' && content[mt]['x-event-data']) {
-                const dPtr = `${respPtr}/content/${esc(mt)}/x-event-data`;
+            const byEvent = content[mt]['x-event-data-by-event'];
+            if (text !== undefined && mt === 'text/event-stream' && (content[mt]['x-event-data'] || byEvent)) {
                 for (const [i, ev] of sseEvents(text).entries()) {
                     const name = `event ${i + 1} (id ${ev.id ?? 'none'}, ${ev.event})`;
+                    // the schema of that event type's data, when the document gives one per type
+                    const dPtr = byEvent ? `${respPtr}/content/${esc(mt)}/x-event-data-by-event/${esc(ev.event ?? '')}`
+                        : `${respPtr}/content/${esc(mt)}/x-event-data`;
+                    if (byEvent && !byEvent[ev.event]) {
+                        errors.push(`${name}: no schema for the data of event type ${JSON.stringify(ev.event)}`);
+                        continue;
+                    }
                     let data;
                     try {
                         data = JSON.parse(ev.data);
@@ -401,10 +411,12 @@ function checkExchange(ex, result) {
             } else {
                 let value;
                 try {
-                    value = JSON.parse(new TextDecoder('utf-8', { fatal: true })
-                        .decode(Buffer.from(ex.request_body_b64, 'base64')));
+                    const text = new TextDecoder('utf-8', { fatal: true })
+                        .decode(Buffer.from(ex.request_body_b64, 'base64'));
+                    // a JSON media type: the parsed body; another (text/csv): the text
+                    value = isJson(mt) ? JSON.parse(text) : text;
                 } catch (e) {
-                    reqErrors.push(`request body is not UTF-8 JSON (${e.message})`);
+                    reqErrors.push(`request body is not UTF-8${isJson(mt) ? ' JSON' : ''} (${e.message})`);
                 }
                 if (value !== undefined) {
                     for (const e of validate(`${rbPtr}/content/${esc(mt)}/schema`, value)) reqErrors.push(`request ${e}`);

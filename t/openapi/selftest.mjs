@@ -15,7 +15,7 @@ const b64 = (v) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).to
 const comp1 = {
     id: '1', name: 'Paris Throwdown 2026', location: 'Halle Georges Carpentier, Paris',
     start_date: '2026-11-21', end_date: '2026-11-22', timezone: 'Europe/Paris',
-    status: 'in_progress', ranking: 'places', advance: null,
+    status: 'in_progress', ranking: 'places', publication: 'immediate', advance: null,
 };
 const heat207 = {
     id: '207', competition_id: '1', zone_id: null, wod_id: '11', number: 3,
@@ -73,7 +73,7 @@ const cases = [
     ['HEAD 412 without body', true, { method: 'HEAD', path: '/competition/1', status: 412, headers: JSONCT, body_b64: '' }],
     ['401 with WWW-Authenticate', true, { method: 'GET', path: '/competition/1/heat/', ...ok(401, unauthorized, { ...JSONCT, ...www }) }],
     ['401 invalid_token', true, { method: 'GET', path: '/competition/', ...ok(401, unauthorized, { ...JSONCT, 'www-authenticate': 'Bearer realm="ranking", error="invalid_token"' }) }],
-    ['405 on an undeclared method', true, { method: 'POST', path: '/competition/', ...ok(405, { status: 'error', message: 'Method not allowed' }, { ...JSONCT, allow: 'GET, HEAD' }) }],
+    ['405 on an undeclared method', true, { method: 'PUT', path: '/competition/', ...ok(405, { status: 'error', message: 'Method not allowed' }, { ...JSONCT, allow: 'GET, HEAD, POST' }) }],
     ['OPTIONS 204', true, { method: 'OPTIONS', path: VOIE, status: 204, headers: { allow: 'GET, HEAD, PUT, DELETE' }, body_b64: '' }],
     ['HEAD 200 without body', true, { method: 'HEAD', path: '/competition/1', status: 200, headers: { ...JSONCT, etag: ETAG }, body_b64: '' }],
     ['304 with the ETag, no body', true, { method: 'GET', path: '/competition/1/spot/', status: 304, headers: { etag: ETAG }, body_b64: '' }],
@@ -108,6 +108,9 @@ const cases = [
     ['event stream: opening only', true, stream(OPENING)],
     ['event stream: update, delete, keep-alive', true, stream(OPENING + evUpdate(upd) + evUpdate(del) + ': keep-alive\n\n')],
     ['event stream: variant B (line)', true, stream(OPENING + evUpdate({ ...upd, voie: undefined, line: lane2015b }))],
+    ['event stream: a change of a heat, a delete of a spot (part 3)', true, stream(OPENING
+        + `id: 82\nevent: change\ndata: ${JSON.stringify({ action: 'update', resource: 'heat', id: '254', competition_id: '2', heat: { id: '254', competition_id: '2', zone_id: '27', wod_id: '17', number: 2, start_time: null, status: 'running' } })}\n\n`
+        + `id: 83\nevent: change\ndata: ${JSON.stringify({ action: 'delete', resource: 'spot', id: '160', competition_id: '2' })}\n\n`)],
     ['event stream cut within an event (not dispatched)', true, stream(OPENING + 'id: 81\nevent: lane\n')],
     ['event stream HEAD without body', true, { method: 'HEAD', path: EVENTS, status: 200, headers: SSE, body_b64: '' }],
     ['event stream 406', true, { method: 'GET', path: EVENTS, ...ok(406, { status: 'error', message: 'Not acceptable' }, JSONCT) }],
@@ -146,6 +149,7 @@ const cases = [
     ['a path of no route', false, { method: 'GET', path: '/competition/1/nothing', ...ok(404, { status: 'error', message: 'Not found' }) }],
     ['a lane without tiebreak', false, { method: 'GET', path: VOIE, ...ok(200, { status: 'success', voie: { ...lane1005, tiebreak: undefined } }, LANEH) }],
     ['a competition without ranking', false, { method: 'GET', path: '/competition/1', ...ok(200, { status: 'success', competition: { ...comp1, ranking: undefined } }) }],
+    ['a competition without publication', false, { method: 'GET', path: '/competition/1', ...ok(200, { status: 'success', competition: { ...comp1, publication: undefined } }) }],
     ['an unknown ranking policy', false, { method: 'GET', path: '/competition/1', ...ok(200, { status: 'success', competition: { ...comp1, ranking: 'chart' } }) }],
     ['a 400 message the document does not list', false, { method: 'PUT', path: VOIE, request_content_type: 'application/json', request_body_b64: b64({ score: 'x' }), ...ok(400, { status: 'error', message: 'Invalid body: bad score' }) }],
     ['a leaderboard entry ranked 0', false, { method: 'GET', path: LB_WOD, ...ok(200, wodBoard([{ ...entry104, rank: 0 }])) }],
@@ -170,7 +174,9 @@ const cases = [
     ['an event stream as JSON', false, stream(JSON.stringify(upd), { ...SSE, ...JSONCT })],
     ['an event stream without Cache-Control', false, stream(OPENING, { 'content-type': 'text/event-stream', 'x-accel-buffering': 'no' })],
     ['an event stream with a line of another field', false, stream(OPENING + 'message: hello\n\n')],
-    ['an event of another type', false, stream(OPENING + evUpdate(upd).replace('event: lane', 'event: change'))],
+    ['an event of another type', false, stream(OPENING + evUpdate(upd).replace('event: lane', 'event: score'))],
+    ['a lane change sent as event: change', false, stream(OPENING + evUpdate(upd).replace('event: lane', 'event: change'))],
+    ['a change of an unknown resource', false, stream(OPENING + `id: 82\nevent: change\ndata: ${JSON.stringify({ action: 'delete', resource: 'team', id: '1', competition_id: '2' })}\n\n`)],
     ['an event whose data is not JSON', false, stream(OPENING + 'id: 81\nevent: lane\ndata: {"action":\n\n')],
     ['an event with the lane and lane_id', false, stream(OPENING + evUpdate({ ...upd, lane_id: '2015' }))],
     ['a delete event without lane_id', false, stream(OPENING + evUpdate({ ...del, lane_id: undefined, voie: lane2015b }))],

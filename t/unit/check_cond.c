@@ -152,6 +152,34 @@ START_TEST(lane_tags)
 }
 END_TEST
 
+/* Tags of the other resources: "-r", the hash of the object as shown; a change of
+ * a shown field changes it, the same heat read through both variants keeps it. */
+START_TEST(resource_tags)
+{
+    static const char *heat[7] = { "40", "1", "2", "3", "1", "2026-11-21T09:30:00Z", "scheduled" };
+    const char *running[7];
+    char t1[RK_LANE_ETAG_MAX], t2[RK_LANE_ETAG_MAX], t3[RK_LANE_ETAG_MAX];
+    char obj[512], obj2[512];
+    size_t n, n2;
+
+    n = rk_json_object(NULL, &rk_res_heat, heat);
+    ck_assert_uint_lt(n, sizeof(obj));
+    rk_json_object(obj, &rk_res_heat, heat);
+    ck_assert_ptr_nonnull(rk_resource_etag("3f2a", obj, n, t1));
+    ck_assert(strncmp(t1, "\"3f2a-r", 7) == 0 && strlen(t1) == 1 + 4 + 2 + 32 + 1);
+    ck_assert_str_eq(rk_resource_etag("3f2a", obj, n, t2), t1);
+    /* a lane's tag of the same bytes differs (its kind letter) */
+    ck_assert_str_ne(rk_lane_etag("3f2a", obj, n, t3), t1);
+    memcpy(running, heat, sizeof(running));
+    running[6] = "running";
+    n2 = rk_json_object(NULL, &rk_res_heat, running);
+    rk_json_object(obj2, &rk_res_heat, running);
+    ck_assert_str_ne(rk_resource_etag("3f2a", obj2, n2, t3), t1);
+    ck_assert_ptr_null(rk_resource_etag("0123456789012345678901234567890123456789012345678901234567890123",
+                                        obj, n, t3));
+}
+END_TEST
+
 START_TEST(answer_shapes)
 {
     static const char *bad[] = {
@@ -183,6 +211,7 @@ int main(void)
     tcase_add_loop_test(tc, list_match, 0, (int)(sizeof(mcases) / sizeof(mcases[0])));
     tcase_add_loop_test(tc, eval, 0, (int)(sizeof(ecases) / sizeof(ecases[0])));
     tcase_add_test(tc, lane_tags);
+    tcase_add_test(tc, resource_tags);
     tcase_add_test(tc, answer_shapes);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);

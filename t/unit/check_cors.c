@@ -58,7 +58,7 @@ START_TEST(header_values)
     /* what the issue and doc/api.md promise, in one place */
     ck_assert_str_eq(RK_CORS_ALLOW_HEADERS,
                      "Authorization, Content-Type, If-Match, If-None-Match, Last-Event-ID, Prefer");
-    ck_assert_str_eq(RK_CORS_EXPOSE_HEADERS, "ETag, Link, X-Total-Count, Retry-After");
+    ck_assert_str_eq(RK_CORS_EXPOSE_HEADERS, "ETag, Link, X-Total-Count, Retry-After, Location");
     ck_assert_int_gt(atoi(RK_CORS_MAX_AGE), 0);
 }
 END_TEST

@@ -28,17 +28,18 @@ typedef struct {
 #define Z RK_F_NSTR
 
 static const res_case cases[] = {
-    { &rk_res_competition, "competition", "competitions", 9,
+    { &rk_res_competition, "competition", "competitions", 10,
       { "id", "name", "location", "start_date", "end_date", "timezone", "status", "ranking",
-        "advance" },
-      { I, S, Z, Z, Z, Z, Z, Z, N },
+        "publication", "advance" },
+      { I, S, Z, Z, Z, Z, Z, Z, Z, N },
       { "1", "Open de Paris", "Paris", "2026-11-21", "2026-11-22", "Europe/Paris", "upcoming",
-        "chart100", "8" },
+        "chart100", "validated", "8" },
       "{\"id\":\"1\",\"name\":\"Open de Paris\",\"location\":\"Paris\",\"start_date\":\"2026-11-21\","
       "\"end_date\":\"2026-11-22\",\"timezone\":\"Europe/Paris\",\"status\":\"upcoming\","
-      "\"ranking\":\"chart100\",\"advance\":8}",
+      "\"ranking\":\"chart100\",\"publication\":\"validated\",\"advance\":8}",
       "{\"id\":null,\"name\":\"\",\"location\":null,\"start_date\":null,\"end_date\":null,"
-      "\"timezone\":null,\"status\":null,\"ranking\":null,\"advance\":null}" },
+      "\"timezone\":null,\"status\":null,\"ranking\":null,\"publication\":null,"
+      "\"advance\":null}" },
     { &rk_res_wod, "wod", "wods", 7,
       { "id", "name", "description", "competition_id", "position", "scoring", "time_cap" },
       { I, S, S, I, N, Z, N },

@@ -40,6 +40,7 @@ static const route_case routes[] = {
     { "/competition/{}/wod/{}/leaderboard",        RK_ROUTE_WOD_LEADERBOARD, 2, RK_VARIANT_BOTH },
     { "/competition/{}/zone/{}/heat/{}/voie/{}/history", RK_ROUTE_A_VOIE_HISTORY, 4, RK_VARIANT_A },
     { "/competition/{}/events",                    RK_ROUTE_EVENTS,       1, RK_VARIANT_BOTH },
+    { "/competition/{}/changes",                   RK_ROUTE_CHANGES,      1, RK_VARIANT_BOTH },
     { "/competition/{}/zone/{}/heat/{}/voie/{}/validate", RK_ROUTE_A_VOIE_VALIDATE, 4, RK_VARIANT_A },
     { "/competition/{}/zone/{}/heat/{}/validate",  RK_ROUTE_A_HEAT_VALIDATE, 3, RK_VARIANT_A },
     { "/competition/{}/wod/{}/generate-heats",     RK_ROUTE_GENERATE_HEATS, 2, RK_VARIANT_BOTH },
@@ -566,7 +567,7 @@ END_TEST
 static const rk_route_id list_routes[] = {
     RK_ROUTE_COMPETITIONS, RK_ROUTE_WODS, RK_ROUTE_SPOTS, RK_ROUTE_ZONES,
     RK_ROUTE_A_HEATS, RK_ROUTE_A_VOIES, RK_ROUTE_B_HEATS, RK_ROUTE_B_LINES,
-    RK_ROUTE_A_VOIE_HISTORY };
+    RK_ROUTE_A_VOIE_HISTORY, RK_ROUTE_CHANGES };
 
 static int is_list_route(rk_route_id id)
 {
@@ -591,6 +592,15 @@ START_TEST(test_route_methods)
     } else if (id == RK_ROUTE_A_VOIE) {
         want = RK_M_GET | RK_M_HEAD | RK_M_PUT | RK_M_DELETE;
         allow = "GET, HEAD, PUT, DELETE";
+    } else if (id == RK_ROUTE_COMPETITIONS || id == RK_ROUTE_WODS || id == RK_ROUTE_SPOTS
+               || id == RK_ROUTE_ZONES || id == RK_ROUTE_A_HEATS || id == RK_ROUTE_A_VOIES) {
+        /* API.md part 3: the organizer's POST on the lists of variant A and common routes */
+        want = RK_M_GET | RK_M_HEAD | RK_M_POST;
+        allow = "GET, HEAD, POST";
+    } else if (id == RK_ROUTE_COMPETITION || id == RK_ROUTE_WOD || id == RK_ROUTE_SPOT
+               || id == RK_ROUTE_ZONE || id == RK_ROUTE_A_HEAT) {
+        want = RK_M_GET | RK_M_HEAD | RK_M_PATCH | RK_M_DELETE;
+        allow = "GET, HEAD, PATCH, DELETE";
     } else {
         want = RK_M_GET | RK_M_HEAD;
         allow = "GET, HEAD";
@@ -608,8 +618,9 @@ START_TEST(test_route_methods)
      * live, API.md part 3); no write */
     ck_assert_int_eq(rk_route_is_public_read(id),
                      id != RK_ROUTE_NONE && id != RK_ROUTE_CONNECT
-                     && id != RK_ROUTE_A_VOIE_HISTORY && id != RK_ROUTE_A_VOIE_VALIDATE
-                     && id != RK_ROUTE_A_HEAT_VALIDATE && id != RK_ROUTE_GENERATE_HEATS);
+                     && id != RK_ROUTE_A_VOIE_HISTORY && id != RK_ROUTE_CHANGES
+                     && id != RK_ROUTE_A_VOIE_VALIDATE && id != RK_ROUTE_A_HEAT_VALIDATE
+                     && id != RK_ROUTE_GENERATE_HEATS);
     /* names: non-empty, distinct */
     const char *name = rk_route_name(id);
     ck_assert_ptr_nonnull(name);
@@ -643,13 +654,16 @@ START_TEST(test_route_table)
     else if (id == RK_ROUTE_A_VOIE_VALIDATE || id == RK_ROUTE_A_HEAT_VALIDATE) {
         /* writes of organizers (API.md part 3): no read, every method needs the role */
         ck_assert_int_eq(d->answer, RK_ANSWER_NONE);
-        ck_assert_int_eq(d->editors, 1);
+        ck_assert_int_eq(d->write_role, RK_ROLE_ORGANIZER);
+        ck_assert_int_eq(d->write, id == RK_ROUTE_A_VOIE_VALIDATE ? RK_WRITE_VALIDATE_LANE
+                                   : RK_WRITE_VALIDATE_HEAT);
         ck_assert_uint_eq(d->variant, RK_VARIANT_A);
     }
     else if (id == RK_ROUTE_GENERATE_HEATS) {
         /* a write only: organizers (every method needs the role), no read */
         ck_assert_int_eq(d->answer, RK_ANSWER_NONE);
-        ck_assert_int_eq(d->editors, 1);
+        ck_assert_int_eq(d->write_role, RK_ROLE_ORGANIZER);
+        ck_assert_int_eq(d->write, RK_WRITE_GENERATE);
         ck_assert_ptr_null(d->res);
     }
     else if (id == RK_ROUTE_EVENTS) {
@@ -673,6 +687,17 @@ START_TEST(test_route_table)
         ck_assert_msg(rk_queries[d->query].nargs == nids, "%s: %d path ids, statement takes %d",
                       d->name, nids, rk_queries[d->query].nargs);
     }
+    /* writes: a lane's PUT/DELETE, the setup routes' POST/PATCH/DELETE on the
+     * resource they list or show; variant B stays read-only */
+    if (d->methods & ~(unsigned)(RK_M_GET | RK_M_HEAD) && id != RK_ROUTE_CONNECT
+        && d->answer != RK_ANSWER_NONE) {
+        ck_assert_int_eq(d->write, id == RK_ROUTE_A_VOIE ? RK_WRITE_LANE : RK_WRITE_SETUP);
+        ck_assert_int_ne(d->variant, RK_VARIANT_B);
+        ck_assert_str_eq(rk_resource_def_of(d->kind)->name, d->res->singular);
+    }
+    else if (d->answer != RK_ANSWER_NONE || id == RK_ROUTE_CONNECT) {
+        ck_assert_int_eq(d->write, RK_WRITE_NONE);
+    }
     ck_assert_ptr_null(rk_route_def_of(RK_ROUTE_COUNT));
 }
 END_TEST
@@ -680,6 +705,46 @@ END_TEST
 START_TEST(test_route_name_example)
 {
     ck_assert_str_eq(rk_route_name(RK_ROUTE_A_VOIE), "A_VOIE");
+}
+END_TEST
+
+/* Roles: what each route and method needs (API.md part 3, "Roles"). */
+START_TEST(test_route_roles)
+{
+    rk_route_id id = (rk_route_id)_i;
+    unsigned writes = rk_route_methods(id) & ~(unsigned)(RK_M_GET | RK_M_HEAD);
+
+    ck_assert_int_eq(rk_route_role(id, RK_M_OPTIONS), RK_ROLE_NONE);
+    if (id == RK_ROUTE_NONE) {
+        ck_assert_int_eq(rk_route_role(id, RK_M_GET), RK_ROLE_NONE);
+        return;
+    }
+    /* reads: anyone, but a lane's history (editors) and the change log (organizers) */
+    ck_assert_int_eq(rk_route_role(id, RK_M_GET),
+                     id == RK_ROUTE_A_VOIE_HISTORY ? RK_ROLE_EDITOR
+                     : id == RK_ROUTE_CHANGES ? RK_ROLE_ORGANIZER : RK_ROLE_NONE);
+    ck_assert_int_eq(rk_route_role(id, RK_M_HEAD), rk_route_role(id, RK_M_GET));
+    /* writes: a lane's PUT and DELETE are an editor's, every other write an
+     * organizer's; /connect needs none */
+    if (id == RK_ROUTE_CONNECT || !writes)
+        ck_assert_int_eq(rk_route_role(id, RK_M_POST), RK_ROLE_NONE);
+    else if (id == RK_ROUTE_A_VOIE)
+        ck_assert_int_eq(rk_route_role(id, RK_M_PUT), RK_ROLE_EDITOR);
+    else
+        ck_assert_int_eq(rk_route_role(id, RK_M_POST), RK_ROLE_ORGANIZER);
+}
+END_TEST
+
+START_TEST(test_role_parse)
+{
+    ck_assert_int_eq(rk_role_parse("reader"), RK_ROLE_READER);
+    ck_assert_int_eq(rk_role_parse("editor"), RK_ROLE_EDITOR);
+    ck_assert_int_eq(rk_role_parse("organizer"), RK_ROLE_ORGANIZER);
+    ck_assert_int_eq(rk_role_parse("Organizer"), RK_ROLE_NONE);
+    ck_assert_int_eq(rk_role_parse(""), RK_ROLE_NONE);
+    ck_assert_int_eq(rk_role_parse(NULL), RK_ROLE_NONE);
+    ck_assert_int_lt(RK_ROLE_READER, RK_ROLE_EDITOR);
+    ck_assert_int_lt(RK_ROLE_EDITOR, RK_ROLE_ORGANIZER);
 }
 END_TEST
 
@@ -691,7 +756,8 @@ START_TEST(test_method_bit)
     ck_assert_uint_eq(rk_method_bit("PUT"), RK_M_PUT);
     ck_assert_uint_eq(rk_method_bit("DELETE"), RK_M_DELETE);
     ck_assert_uint_eq(rk_method_bit("OPTIONS"), RK_M_OPTIONS);
-    ck_assert_uint_eq(rk_method_bit("PATCH"), RK_M_OTHER);
+    ck_assert_uint_eq(rk_method_bit("PATCH"), RK_M_PATCH);
+    ck_assert_uint_eq(rk_method_bit("patch"), RK_M_OTHER);
     ck_assert_uint_eq(rk_method_bit("TRACE"), RK_M_OTHER);
     ck_assert_uint_eq(rk_method_bit("CONNECT"), RK_M_OTHER);
     ck_assert_uint_eq(rk_method_bit("PROPFIND"), RK_M_OTHER);
@@ -738,6 +804,8 @@ static Suite *router_suite(void)
     tcase_add_loop_test(tc, test_route_table, 0, RK_ROUTE_COUNT);
     tcase_add_test(tc, test_route_name_example);
     tcase_add_test(tc, test_method_bit);
+    tcase_add_loop_test(tc, test_route_roles, 0, RK_ROUTE_COUNT);
+    tcase_add_test(tc, test_role_parse);
     suite_add_tcase(s, tc);
     return s;
 }

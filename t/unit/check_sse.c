@@ -81,13 +81,16 @@ static char *event(const rk_lane_change *c, const char *key)
     return out;
 }
 
+/* the fields of the published view: none */
+#define NO_VIEW NULL, NULL, NULL, NULL
+
 START_TEST(lane_events)
 {
     rk_lane_change up = { "81", "1", "2", "40", "400", "update",
-                          "{\"id\":\"400\",\"score\":\"07:45\"}", NULL, NULL, NULL, NULL };
-    rk_lane_change del = { "82", "1", NULL, "40", "400", "delete", NULL, NULL, NULL, NULL, NULL };
-    rk_lane_change bad = { "83", "1", "2", "40", "400", "update", "{\"id\":\n\"400\"}",
-                           NULL, NULL, NULL, NULL };
+                          "{\"id\":\"400\",\"score\":\"07:45\"}", NULL, NULL, NO_VIEW };
+    rk_lane_change del = { "82", "1", NULL, "40", "400", "delete", NULL, "lane", NULL, NO_VIEW };
+    rk_lane_change bad = { "83", "1", "2", "40", "400", "update", "{\"id\":\n\"400\"}", NULL, NULL, NO_VIEW };
+    rk_lane_change made = { "84", "1", "2", "40", "401", "create", "{\"id\":\"401\"}", "lane", NULL, NO_VIEW };
     char *e;
 
     e = event(&up, "voie");
@@ -107,6 +110,36 @@ START_TEST(lane_events)
     ck_assert_ptr_nonnull(strstr(e, "\"lane_id\":\"400\"}\n\n"));
     ck_assert_ptr_null(strstr(e + strlen("id: 83\nevent: lane\ndata: "), "\n\n\n"));
     free(e);
+    /* a lane created by POST (part 3): a lane event of action create, with the lane */
+    e = event(&made, "voie");
+    ck_assert_str_eq(e, "id: 84\nevent: lane\ndata: {\"action\":\"create\",\"competition_id\":\"1\","
+                        "\"zone_id\":\"2\",\"heat_id\":\"40\",\"voie\":{\"id\":\"401\"}}\n\n");
+    free(e);
+}
+END_TEST
+
+/* Changes of other resources (part 3): event: change, the resource under its kind's
+ * name (whatever the mount's lane key), a delete without it. */
+START_TEST(change_events)
+{
+    rk_lane_change up = { "90", "1", "2", "40", NULL, "update", "{\"id\":\"40\",\"status\":\"running\"}",
+                          "heat", "40", NO_VIEW };
+    rk_lane_change del = { "91", "1", NULL, NULL, NULL, "delete", NULL, "spot", "7", NO_VIEW };
+    rk_lane_change bad = { "92", "1", NULL, NULL, NULL, "create", "{\"id\":\n1}", "wod", "3", NO_VIEW };
+    char *e;
+
+    e = event(&up, "line");
+    ck_assert_str_eq(e, "id: 90\nevent: change\ndata: {\"action\":\"update\",\"resource\":\"heat\","
+                        "\"id\":\"40\",\"competition_id\":\"1\",\"heat\":{\"id\":\"40\",\"status\":\"running\"}}\n\n");
+    free(e);
+    e = event(&del, "voie");
+    ck_assert_str_eq(e, "id: 91\nevent: change\ndata: {\"action\":\"delete\",\"resource\":\"spot\","
+                        "\"id\":\"7\",\"competition_id\":\"1\"}\n\n");
+    free(e);
+    e = event(&bad, "voie");
+    ck_assert_ptr_null(strstr(e, "\"wod\":"));
+    ck_assert_ptr_nonnull(strstr(e, "\"id\":\"3\",\"competition_id\":\"1\"}\n\n"));
+    free(e);
 }
 END_TEST
 
@@ -116,7 +149,7 @@ END_TEST
                "\"score\":\"130\",\"tiebreak\":\"1:00\",\"score_status\":\"entered\"}"
 START_TEST(published_view)
 {
-    rk_lane_change c = { "90", "1", "2", "40", "400", "update", LANE_A,
+    rk_lane_change c = { "90", "1", "2", "40", "400", "update", LANE_A, "lane", NULL,
                          "{\"id\":\"400\",\"heat_id\":\"40\",\"number\":2,\"spot_id\":\"7\","
                          "\"spot_name\":\"T\",\"score\":\"120\",\"tiebreak\":null,"
                          "\"score_status\":\"validated\"}", "validated", "120", NULL };
@@ -164,6 +197,14 @@ START_TEST(published_view)
     ck_assert_ptr_nonnull(strstr(lane, "\"action\":\"validate\""));
     ck_assert_ptr_nonnull(strstr(lane, "\"voie\":" LANE_A "}"));
     free(lane);
+    /* another resource's update (a heat): as it is, even with publication validated */
+    c.action = "update";
+    c.resource = "heat";
+    c.resource_id = "40";
+    c.lane = "{\"id\":\"40\",\"number\":3}";
+    ck_assert_int_eq(rk_sse_published(&c, &out, &lane), 1);
+    ck_assert_ptr_null(lane);
+    ck_assert_str_eq(out.lane, c.lane);
 }
 END_TEST
 
@@ -178,6 +219,7 @@ int main(void)
     tcase_add_test(tc, last_event_id);
     tcase_add_test(tc, prefer_wait);
     tcase_add_test(tc, lane_events);
+    tcase_add_test(tc, change_events);
     tcase_add_test(tc, published_view);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);

@@ -613,6 +613,60 @@ START_TEST(test_password_failure_timing)
 }
 END_TEST
 
+/* With a floor above the policy's cost (the costliest stored hash: 9 here, policy 6),
+ * every failure costs a check at the floor: an unknown user, a wrong password of a
+ * cost-6 hash (padded), of a cost-4 one; as much as a wrong password of the cost-9
+ * hash itself.  And the answers are those of rk_password_verify. */
+START_TEST(test_password_floor)
+{
+    rk_password_policy pol;
+    char h9[128], h6[128], h4[128];
+    const char *hash[4];
+    double t[4][3];
+    int rehash = -1;
+
+    ck_assert_int_eq(rk_password_policy_init(&pol, 6), 0);
+    ck_assert_int_eq(rk_password_hash("pw", 9, h9, sizeof h9), 0);
+    ck_assert_int_eq(rk_password_hash("pw", 6, h6, sizeof h6), 0);
+    ck_assert_int_eq(rk_password_hash("pw", 4, h4, sizeof h4), 0);
+    ck_assert_int_eq(rk_password_verify_at(&pol, "pw", h6, 9, &rehash), 1);
+    ck_assert_int_eq(rehash, 0);
+    ck_assert_int_eq(rk_password_verify_at(&pol, "pw", h9, 9, &rehash), 1);
+    ck_assert_int_eq(rehash, 1);
+    ck_assert_int_eq(rk_password_verify_at(&pol, "pw", h4, 9, &rehash), 1);
+    ck_assert_int_eq(rehash, 1);
+    ck_assert_int_eq(rk_password_verify_at(&pol, "px", h6, 9, &rehash), 0);
+    ck_assert_int_eq(rehash, 0);
+    ck_assert_int_eq(rk_password_verify_at(&pol, "pw", NULL, 9, &rehash), 0);
+    /* a floor below the policy's cost is the policy's cost */
+    ck_assert_int_eq(rk_password_verify_at(&pol, "pw", h6, 0, &rehash), 1);
+    hash[0] = h9;
+    hash[1] = NULL;
+    hash[2] = h6;
+    hash[3] = h4;
+    for (int i = 0; i < 3; i++) {
+        for (int k = 0; k < 4; k++) {
+            double t0 = now();
+            ck_assert_int_eq(rk_password_verify_at(&pol, "nope", hash[k], 9, &rehash), 0);
+            t[k][i] = now() - t0;
+        }
+    }
+    double ref = median3(t[0][0], t[0][1], t[0][2]);
+    const char *what[4] = { "cost-9 hash", "unknown user", "cost-6 hash", "cost-4 hash" };
+    for (int k = 1; k < 4; k++) {
+        double m = median3(t[k][0], t[k][1], t[k][2]);
+        ck_assert_msg(m >= 0.6 * ref && m <= 1.6 * ref,
+                      "%s took %.4f s with a floor of 9, a wrong password of the cost-9 hash "
+                      "%.4f s", what[k], m, ref);
+    }
+    /* without the floor, the unknown user costs a check at 6: 8 times less */
+    double t0 = now();
+    rk_password_verify(&pol, "nope", NULL, &rehash);
+    double m6 = now() - t0;
+    ck_assert_msg(m6 < 0.4 * ref, "an unknown user at cost 6 took %.4f s, at 9 %.4f s", m6, ref);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ main */
 
 static Suite *token_suite(void)
@@ -648,6 +702,7 @@ static Suite *token_suite(void)
     tcase_add_test(tc, test_password_over_72_bytes);
     tcase_add_test(tc, test_password_rehash_flag);
     tcase_add_test(tc, test_password_failure_timing);
+    tcase_add_test(tc, test_password_floor);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -8,7 +8,7 @@
 # and 45 (4 lanes), removed at the end with everything generated in them, so that the
 # files after this one see the demo data.
 #
-# tests: 85
+# tests: 87
 use strict;
 use warnings;
 use utf8;
@@ -23,7 +23,8 @@ use SeedRef;
 my $SRC = $ENV{RANKING_SRC} // "$FindBin::Bin/../..";
 my $DEMO = RankingRef::demo("$SRC/sql/demo.sql");
 my $R = login('demo', 'demo');     # reader
-my $E = login('judge', 'judge');   # may write (organizers, once roles are served)
+my $E = login('organizer', 'organizer');   # generates heats (organizers only)
+my $J = login('judge', 'judge');   # an editor: may write lanes, not generate heats
 my $T = JSON::PP::true;
 my $F = JSON::PP::false;
 my $GEN = '/api/competition/4/wod/35/generate-heats';
@@ -116,6 +117,8 @@ is_deeply({ map { $_ => $etag->($_) } @watched }, \%before, 'the dry runs change
 # ---------------------------------------------------------------- refusals
 my %ok_body = (zone_id => '44');
 check_error(gen(\%ok_body, $R), 403, 'Forbidden', 'a reader: 403');
+check_error(gen(\%ok_body, $J), 403, 'Forbidden', 'an editor (a judge): 403');
+check_error(gen({ %ok_body, dry_run => $T }, $J), 403, 'Forbidden', 'an editor\'s dry run: 403');
 check_error(req(POST => $GEN, undef, \%ok_body), 401, 'Unauthorized', 'no token: 401');
 check_405(req(GET => $GEN, $E), 'POST', 'GET generate-heats');
 check_error(req(POST => '/api/competition/4/wod/36/generate-heats', $E, \%ok_body), 404,

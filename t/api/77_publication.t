@@ -10,7 +10,7 @@
 # file's own table of the lanes (kept as the test changes them): on the current
 # values for the full view, on the published values for the published view.
 # Competition 2 (publication 'immediate') checks that nothing changes there.
-# tests: 121 (t/run-apache-test.sh fails when fewer run)
+# tests: 137 (t/run-apache-test.sh fails when fewer run)
 use strict;
 use warnings;
 use utf8;
@@ -26,9 +26,8 @@ use RankingTest;
 use RankingRef;
 use SseClient;
 
-# Who validates: the contract says an organizer; until the organizer role reaches the
-# module's token check, the editor flag (the judge) is what the routes require.
-my $VALIDATOR = 'judge';
+# Who validates: an organizer (a judge, an editor, gets 403).
+my $VALIDATOR = 'organizer';
 
 my $editor = login('judge', 'judge');
 my $reader = login('demo', 'demo');
@@ -234,6 +233,7 @@ boards_ok('after an entry');
 # ---------------------------------------------------------------- validation of a lane
 my $V1 = voie(9301) . '/validate';
 check_error(req(POST => $V1, $reader, '{}'), 403, 'Forbidden', 'a reader may not validate: 403');
+check_error(req(POST => $V1, $editor, '{}'), 403, 'Forbidden', 'a judge (editor) may not validate: 403');
 check_error(req(POST => "$H1/voie/9399/validate", $validator, '{}'), 404, 'Not found',
             'validate a lane that does not exist: 404');
 check_error(req(POST => $V1, $validator, '{"score":"1"}'), 400,
@@ -287,6 +287,7 @@ check_json(req(PUT => voie(9303), $editor, { score => '100' }), 200, ok_one_('vo
 check_error(req(POST => "$C/zone/9021/heat/9299/validate", $validator, '{}'), 404, 'Not found',
             'validate a heat that does not exist: 404');
 check_error(req(POST => "$H2/validate", $reader, '{}'), 403, 'Forbidden', 'a reader may not validate a heat');
+check_error(req(POST => "$H2/validate", $editor, '{}'), 403, 'Forbidden', 'a judge may not validate a heat');
 for my $id (9305, 9306) {
     @{ $L{$id} }[5, 6, 7] = ('validated', $L{$id}[3], $L{$id}[4]);
 }
@@ -401,6 +402,47 @@ check_json(req(GET => '/public/competition/9001/leaderboard'), 200,
 }
 # the list of competitions: nothing of the views
 is(req(GET => '/api/competition/9001', $reader)->code, 200, 'competition 9001 is readable');
+
+# ---------------------------------------------------------------- the competition's publication
+# GET shows it, an organizer's PATCH changes it; immediate -> validated keeps every
+# score published as it is (lane 9303: entered, never validated; with 'immediate' the
+# public sees its current score, and still after the switch back)
+{
+    my $CP = '/api/competition/9001';
+    is(decode(req(GET => $CP, $reader))->{competition}{publication}, 'validated',
+       'GET of competition 9001: publication validated');
+    my $cur = $L{9303}[3];
+    isnt(decode(req(GET => voie(9303), $reader))->{voie}{score} // '', $cur,
+         'lane 9303: the reader does not see its entered score');
+    check_error(req(PATCH => $CP, $editor, { publication => 'immediate' }), 403, 'Forbidden',
+                'a judge may not change the publication');
+    my $p = req(PATCH => $CP, $validator, { publication => 'immediate' });
+    is($p->code, 200, 'the organizer switches to immediate: 200');
+    is(decode($p)->{competition}{publication}, 'immediate', '... the answer shows it');
+    is(decode(req(GET => voie(9303), $reader))->{voie}{score}, $cur,
+       'immediate: the reader sees the current score of lane 9303');
+    $p = req(PATCH => $CP, $validator, { publication => 'validated' });
+    is(decode($p)->{competition}{publication}, 'validated', 'back to validated: the answer shows it');
+    @{ $L{9303} }[6, 7] = @{ $L{9303} }[3, 4];
+    check_json(req(GET => voie(9303), $reader), 200, ok_one_('voie', pub_lane(9303)),
+               'immediate -> validated: the score the public saw stays published');
+    check_json(req(GET => voie(9303), $editor), 200, ok_one_('voie', full_lane(9303)),
+               '... the full view as it was (score_status kept)');
+}
+
+# ---------------------------------------------------------------- the full view by grant
+# a reader granted editor on competition 9001 sees its full view (a new token: the
+# role is read with it), and may ask for ?view=full; without the grant, 403 again
+admin_ok('grant demo editor on competition 9001', 'grant', 'demo', 'editor', '--competition', '9001');
+{
+    my $granted = login('demo', 'demo');
+    check_json(req(GET => voie(9302), $granted), 200, ok_one_('voie', full_lane(9302)),
+               'a reader granted editor: the full view by default');
+    is(req(GET => voie(9302) . '?view=full', $granted)->code, 200, '... and ?view=full: 200');
+}
+admin_ok('revoke the grant', 'revoke-grant', 'demo', '--competition', '9001');
+check_error(req(GET => voie(9302) . '?view=full', login('demo', 'demo')), 403, 'Forbidden',
+            'without the grant: ?view=full 403');
 
 sub ok_one_ { my ($key, $obj) = @_; return { status => 'success', $key => $obj } }
 

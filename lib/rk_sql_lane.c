@@ -1,0 +1,54 @@
+/* rk_sql_lane.c: the arguments of a lane PUT's statements (rk_lane_args_pack, see
+ * rk_sql.h): what the update sets, keeps or publishes, from the lane as it is in the
+ * write's transaction. */
+#include <stdio.h>
+#include <string.h>
+
+#include "rk_sql.h"
+
+static int same_text(const char *a, const char *b)
+{
+    return a && b ? strcmp(a, b) == 0 : a == b;
+}
+
+void rk_lane_args_pack(const rk_lane_patch *patch, const char *heat, const char *lane,
+                       const rk_lane_now *now, rk_lane_args *out)
+{
+    int number = (patch->set & RK_LANE_SET_NUMBER) != 0;
+    int spot = (patch->set & RK_LANE_SET_SPOT) != 0;
+    int score = (patch->set & RK_LANE_SET_SCORE) != 0;
+    int tiebreak = (patch->set & RK_LANE_SET_TIEBREAK) != 0;
+    /* the score and tiebreak the lane will have */
+    const char *new_score = !score ? now->score : patch->score_null ? NULL : patch->score;
+    const char *new_tiebreak = !tiebreak ? now->tiebreak
+                               : patch->tiebreak_null ? NULL : patch->tiebreak;
+    int changed = !same_text(new_score, now->score) || !same_text(new_tiebreak, now->tiebreak);
+
+    snprintf(out->number, sizeof(out->number), "%lld", number ? patch->number : 0LL);
+    /* number flag, number, spot flag, spot id, score flag, score, tiebreak flag,
+     * tiebreak, status flag, published score flag, published score, published
+     * tiebreak flag, published tiebreak, heat, lane */
+    out->update[0] = number ? "set" : "keep";
+    out->update[1] = out->number;
+    out->update[2] = !spot ? "keep" : patch->spot_null ? "null" : "set";
+    out->update[3] = spot && !patch->spot_null ? patch->spot_id : "0";
+    out->update[4] = !score ? "keep" : patch->score_null ? "null" : "set";
+    out->update[5] = score && !patch->score_null ? patch->score : "";
+    out->update[6] = !tiebreak ? "keep" : patch->tiebreak_null ? "null" : "set";
+    out->update[7] = tiebreak && !patch->tiebreak_null ? patch->tiebreak : "";
+    /* a change of score or tiebreak makes the lane 'entered' (no score: null); a write
+     * that changes neither keeps its status */
+    out->update[8] = !new_score ? "null" : changed ? "entered" : "keep";
+    /* publication 'immediate': every accepted write publishes */
+    out->update[9] = !now->immediate ? "keep" : new_score ? "set" : "null";
+    out->update[10] = now->immediate && new_score ? new_score : "";
+    out->update[11] = !now->immediate ? "keep" : new_tiebreak ? "set" : "null";
+    out->update[12] = now->immediate && new_tiebreak ? new_tiebreak : "";
+    out->update[13] = heat;
+    out->update[14] = lane;
+    /* heat, lane, number (0 = none), spot (0 = none) */
+    out->conflict[0] = heat;
+    out->conflict[1] = lane;
+    out->conflict[2] = out->number;
+    out->conflict[3] = out->update[3];
+}

@@ -1,0 +1,201 @@
+/* mod_ranking_session.c: what the module asks of a pooled connection's driver session
+ * (see mod_ranking_db.h, "The session of a connection"): which PostgreSQL backend it
+ * is on, whether a SQLite file was opened read-only, whether a transaction is open; a
+ * connection reopened in place; and the database errors of a child said once a
+ * second.
+ *
+ * apr_dbd offers none of these: the driver's own functions are found in the library
+ * apr_dbd's driver loaded (libpq, libsqlite3: apr loads drivers RTLD_GLOBAL), by name,
+ * at child_init, so that the module links against neither.  When one is not there
+ * (another driver, or a library without it), the question answers "unknown" and the
+ * module does without: mod_ranking_db.c falls back on the errors it sees. */
+#define _GNU_SOURCE 1
+#include <dlfcn.h>
+
+#include "mod_ranking_db.h"
+
+#define PARAMS_KEY "mod_ranking:dbparams"
+
+typedef int (*pq_backend_pid_fn)(const void *conn);
+typedef int (*pq_status_fn)(const void *conn);
+typedef int (*sqlite_db_readonly_fn)(void *db, const char *name);
+typedef int (*sqlite_get_autocommit_fn)(void *db);
+
+static pq_backend_pid_fn pq_backend_pid;
+static pq_status_fn pq_status;
+static sqlite_db_readonly_fn sqlite_db_readonly;
+static sqlite_get_autocommit_fn sqlite_get_autocommit;
+
+/* child_init, after mod_dbd's (which made the first connections: the drivers and
+ * their libraries are loaded by then, at the latest by the configuration). */
+static void session_child_init(apr_pool_t *p, server_rec *s)
+{
+    (void)p;
+    (void)s;
+    *(void **)&pq_backend_pid = dlsym(RTLD_DEFAULT, "PQbackendPID");
+    *(void **)&pq_status = dlsym(RTLD_DEFAULT, "PQstatus");
+    *(void **)&sqlite_db_readonly = dlsym(RTLD_DEFAULT, "sqlite3_db_readonly");
+    *(void **)&sqlite_get_autocommit = dlsym(RTLD_DEFAULT, "sqlite3_get_autocommit");
+}
+
+/* mod_dbd's post_connect hook: each new connection keeps the DBDParams it was opened
+ * with, for rkm_db_reopen (the string lives in the configuration's pool). */
+static apr_status_t session_post_connect(apr_pool_t *p, dbd_cfg_t *cfg, ap_dbd_t *dbd)
+{
+    (void)p;
+    if (cfg && cfg->params && dbd && dbd->pool) {
+        apr_pool_userdata_setn(cfg->params, PARAMS_KEY, NULL, dbd->pool);
+    }
+    return APR_SUCCESS;
+}
+
+void rkm_session_register_hooks(void)
+{
+    ap_hook_child_init(session_child_init, NULL, NULL, APR_HOOK_REALLY_LAST);
+    APR_OPTIONAL_HOOK(dbd, post_connect, session_post_connect, NULL, NULL, APR_HOOK_MIDDLE);
+}
+
+long rkm_db_session(ap_dbd_t *dbd, int sqlite)
+{
+    void *native;
+
+    if (sqlite || !pq_backend_pid || !(native = apr_dbd_native_handle(dbd->driver, dbd->handle))) {
+        return 0;
+    }
+    return pq_backend_pid(native);
+}
+
+int rkm_db_session_lost(ap_dbd_t *dbd, int sqlite)
+{
+    void *native;
+
+    if (sqlite || !pq_status || !(native = apr_dbd_native_handle(dbd->driver, dbd->handle))) {
+        return -1;
+    }
+    return pq_status(native) != 0;   /* CONNECTION_OK is 0 */
+}
+
+int rkm_db_file_readonly(ap_dbd_t *dbd)
+{
+    void *native;
+
+    if (!sqlite_db_readonly || !(native = apr_dbd_native_handle(dbd->driver, dbd->handle))) {
+        return -1;
+    }
+    return sqlite_db_readonly(native, "main") == 1;
+}
+
+int rkm_db_in_transaction(ap_dbd_t *dbd)
+{
+    void *native;
+
+    if (!sqlite_get_autocommit || !(native = apr_dbd_native_handle(dbd->driver, dbd->handle))) {
+        return -1;
+    }
+    return sqlite_get_autocommit(native) == 0;
+}
+
+int rkm_db_reopen(server_rec *s, ap_dbd_t *dbd)
+{
+    void *params = NULL;
+    apr_dbd_t *fresh = NULL, *old = dbd->handle;
+    const char *err = NULL;
+
+    apr_pool_userdata_get(&params, PARAMS_KEY, dbd->pool);
+    if (!params) {
+        return -1;
+    }
+    if (apr_dbd_open_ex(dbd->driver, dbd->pool, params, &fresh, &err) != APR_SUCCESS || !fresh) {
+        /* no path nor secret in the log: only that it failed */
+        ap_log_error(APLOG_MARK, APLOG_WARNING, 0, s, "could not reopen a database connection");
+        return -1;
+    }
+    /* mod_dbd closes dbd->handle when it destroys the connection: the new one then;
+     * the old one is closed now (its statements with it).  What apr_dbd allocated for
+     * the old one stays in the connection's pool until then (a few hundred bytes per
+     * reopening, which only a fault causes). */
+    dbd->handle = fresh;
+    apr_dbd_close(dbd->driver, old);
+    return 0;
+}
+
+/* ---- opening connections while the database is down ---- */
+
+/* Failed opens of this child in a row, and when the last one failed. */
+static apr_uint32_t open_failures;
+static apr_time_t open_failed_at;
+
+int rkm_db_open_allowed(void)
+{
+    apr_uint32_t n = __atomic_load_n(&open_failures, __ATOMIC_SEQ_CST);
+    apr_interval_time_t wait;
+
+    if (n < 3) {
+        return 1;
+    }
+    /* 10 ms after the third failure in a row, doubling, 250 ms at most */
+    wait = n - 3 >= 5 ? apr_time_from_msec(250) : apr_time_from_msec(10) << (n - 3);
+    return apr_time_now() - __atomic_load_n(&open_failed_at, __ATOMIC_SEQ_CST) >= wait;
+}
+
+void rkm_db_opened(int ok)
+{
+    if (ok) {
+        if (__atomic_load_n(&open_failures, __ATOMIC_SEQ_CST)) {
+            __atomic_store_n(&open_failures, 0, __ATOMIC_SEQ_CST);
+        }
+        return;
+    }
+    __atomic_store_n(&open_failed_at, apr_time_now(), __ATOMIC_SEQ_CST);
+    __atomic_fetch_add(&open_failures, 1, __ATOMIC_SEQ_CST);
+}
+
+/* ---- the database errors of a child, once a second ---- */
+
+static apr_uint32_t said_at;      /* the second of the last error logged */
+static apr_uint32_t unsaid_n;     /* errors not logged since */
+
+static int log_turn(unsigned *suppressed)
+{
+    apr_uint32_t now = (apr_uint32_t)apr_time_sec(apr_time_now());
+    apr_uint32_t was = __atomic_load_n(&said_at, __ATOMIC_SEQ_CST);
+
+    if (was != now && __atomic_compare_exchange_n(&said_at, &was, now, 0, __ATOMIC_SEQ_CST,
+                                                  __ATOMIC_SEQ_CST)) {
+        *suppressed = __atomic_exchange_n(&unsaid_n, 0, __ATOMIC_SEQ_CST);
+        return 1;
+    }
+    __atomic_fetch_add(&unsaid_n, 1, __ATOMIC_SEQ_CST);
+    return 0;
+}
+
+/* Log at LEVEL for R, or for S when there is no request (a thread of the module's); at
+ * APLOG_WARNING or more severe, once a second per child, with the count of those not
+ * said meanwhile (a database down makes every request fail alike). */
+void rkm_db_log(request_rec *r, server_rec *s, int level, const char *fmt, ...)
+{
+    char msg[1024];
+    unsigned unsaid = 0;
+    va_list ap;
+
+    if (level & RKM_DB_ALWAYS) {
+        level &= ~RKM_DB_ALWAYS;
+    }
+    else if (level <= APLOG_WARNING && !log_turn(&unsaid)) {
+        return;
+    }
+    va_start(ap, fmt);
+    apr_vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    if (unsaid) {
+        size_t n = strlen(msg);
+        apr_snprintf(msg + n, sizeof(msg) - n, " (and %u more database error(s) of this "
+                     "process since the last one said)", unsaid);
+    }
+    if (r) {
+        ap_log_rerror(APLOG_MARK, level, 0, r, "%s", msg);
+    }
+    else {
+        ap_log_error(APLOG_MARK, level, 0, s, "%s", msg);
+    }
+}
