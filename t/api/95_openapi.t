@@ -14,7 +14,7 @@
 # answers, and every path and operation of the document was exercised.
 # The validator (npm packages of t/openapi) is installed by t/openapi/validate.sh when
 # missing; without it every check fails: nothing is skipped.
-# tests: 823
+# tests: 855
 use strict;
 use warnings;
 use utf8;
@@ -471,15 +471,28 @@ else {
     # (422, nothing changes), and a malformed key (400) on every write
     my %key = ('Idempotency-Key' => "openapi-$$-" . time);
     req(PUT => "/api$P{2}{voies}$NO", $EDITOR, { score => '1' }, \%key);
+    req(PUT => "/api$P{2}{voies}$NO", $VALIDATOR, { score => '1' }, \%key);   # keys are per user
     ex(422, PUT => $VOIE, token => $EDITOR, body => { score => '1' }, req_valid => 1, headers => \%key);
     ex(422, DELETE => $VOIE, token => $EDITOR, headers => \%key);
-    ex(422, POST => $VAL, token => $EDITOR, headers => \%key);
-    ex(422, POST => "$HEAT/validate", token => $EDITOR, headers => \%key);
+    ex(422, POST => $VAL, token => $VALIDATOR, headers => \%key);
+    ex(422, POST => "$HEAT/validate", token => $VALIDATOR, headers => \%key);
     my %bad = ('Idempotency-Key' => 'two words');
     ex(400, PUT => $VOIE, token => $EDITOR, body => { score => '1' }, req_valid => 1, headers => \%bad);
     ex(400, DELETE => $VOIE, token => $EDITOR, headers => \%bad);
-    ex(400, POST => $VAL, token => $EDITOR, headers => \%bad);
-    ex(400, POST => "$HEAT/validate", token => $EDITOR, headers => \%bad);
+    ex(400, POST => $VAL, token => $VALIDATOR, headers => \%bad);
+    ex(400, POST => "$HEAT/validate", token => $VALIDATOR, headers => \%bad);
+    # every setup write: the key is looked at before the resources of the path (ids
+    # that exist nowhere), so the organizer's kept key is 422 and a malformed one 400
+    for my $w ([POST => '/competition/'], [PATCH => "/competition/$NO"], [DELETE => "/competition/$NO"],
+               (map { ([POST => "/competition/$NO/$_/"], [PATCH => "/competition/$NO/$_/$NO"],
+                       [DELETE => "/competition/$NO/$_/$NO"]) } qw(wod spot zone)),
+               [POST => "/competition/$NO/zone/$NO/heat/"], [PATCH => "/competition/$NO/zone/$NO/heat/$NO"],
+               [DELETE => "/competition/$NO/zone/$NO/heat/$NO"],
+               [POST => "/competition/$NO/zone/$NO/heat/$NO/voie/"]) {
+        my $body = $w->[0] eq 'DELETE' ? undef : '{}';
+        ex(422, $w->[0] => $w->[1], token => $VALIDATOR, body => $body, headers => \%key);
+        ex(400, $w->[0] => $w->[1], token => $VALIDATOR, body => $body, headers => \%bad);
+    }
     is(json_cmp(decode(req(GET => "/api$VOIE", $READER)) // {}, $before), undef,
        "$VOIE unchanged by the refused keys");
 }
