@@ -129,7 +129,11 @@ $ENV{BENCH_WODS} = join ' ', map { "$_->[1]:$_->[2]" } @wods;
 # judge, an editor, gets the full view; readers the published one).  Its lanes with a
 # score are validated (published values = current ones) but lane 7 of every heat:
 # entered, never validated, so that the published view differs from the full one.
-system("sqlite3 '$db' \"UPDATE competition SET publication = 'validated' WHERE id = 100;
+# Only when a section that needs it runs (publication, memory: every full run), so
+# that `--only` runs of the other sections still read an `immediate` competition, as
+# the runs before issue 29 did, and compare with them.
+my $validated = !$o{only} || grep { $_ =~ /$o{only}/ } qw(publication memory);
+!$validated or system("sqlite3 '$db' \"UPDATE competition SET publication = 'validated' WHERE id = 100;
         UPDATE lane SET score_status = CASE WHEN score IS NULL THEN NULL
                                             WHEN number = 7 THEN 'entered' ELSE 'validated' END,
                         published_score = CASE WHEN number = 7 THEN NULL ELSE score END,
