@@ -4,7 +4,8 @@
 # organizer, an organizer of another competition only (demo with an organizer grant on
 # competition 1), an editor granted on this competition only (demo with an editor grant
 # on competition 2)}, on the /api mount (both variants), in competition 2:
-#   no or bad token: 401 (except OPTIONS, and POST /connect);
+#   no or bad token: 401 with WWW-Authenticate (except OPTIONS: 204 with the route's
+#   Allow, for everyone; and POST /connect);
 #   a method the route does not allow: 405 with the route's Allow;
 #   a role below the route's (read_role for GET/HEAD, write_role otherwise): 403;
 #   otherwise neither 401, 403 nor 405.
@@ -117,10 +118,12 @@ sub matrix {
             my $name = "$who: $m $r->{name} ($p)";
             my ($ok, $want);
             if ($m eq 'OPTIONS') {
-                ($ok, $want) = ($code == 204 || $code == 200, '200/204');
+                ($ok, $want) = ($code == 204 && ($res->header('Allow') // '') eq $r->{allow},
+                                "204, Allow: $r->{allow}");
             }
             elsif (!$public && !defined $role) {
-                ($ok, $want) = ($code == 401, 401);
+                ($ok, $want) = ($code == 401 && ($res->header('WWW-Authenticate') // '') =~ /^Bearer\b/,
+                                '401, WWW-Authenticate: Bearer');
             }
             elsif (!$allowed) {
                 ($ok, $want) = ($code == 405 && ($res->header('Allow') // '') eq $r->{allow},
