@@ -4,7 +4,8 @@
 # lane's history, the event stream (read for a moment: it never ends; its events'
 # data checked too), long polls (Prefer: wait=N), the errors 400 (bodies and
 # leaderboard queries, a malformed Idempotency-Key), 401, 403, 404, 405, 406, 409, 413,
-# 415, 422 (a key reused), 429 and OPTIONS),
+# 415, 422 (a key reused), 429 and OPTIONS; the setup writes and generate-heats in a
+# competition of their own, deleted at the end),
 # validates against what openapi.yaml declares
 # for that path, method and status: headers (WWW-Authenticate, Allow, ...), media type
 # and body schema.  The check is done by t/openapi/check-responses.mjs, which runs
@@ -14,7 +15,7 @@
 # answers, and every path and operation of the document was exercised.
 # The validator (npm packages of t/openapi) is installed by t/openapi/validate.sh when
 # missing; without it every check fails: nothing is skipped.
-# tests: 855
+# tests: 884
 use strict;
 use warnings;
 use utf8;
@@ -488,7 +489,8 @@ else {
                        [DELETE => "/competition/$NO/$_/$NO"]) } qw(wod spot zone)),
                [POST => "/competition/$NO/zone/$NO/heat/"], [PATCH => "/competition/$NO/zone/$NO/heat/$NO"],
                [DELETE => "/competition/$NO/zone/$NO/heat/$NO"],
-               [POST => "/competition/$NO/zone/$NO/heat/$NO/voie/"]) {
+               [POST => "/competition/$NO/zone/$NO/heat/$NO/voie/"],
+               [POST => "/competition/$NO/wod/$NO/generate-heats"]) {
         my $body = $w->[0] eq 'DELETE' ? undef : '{}';
         ex(422, $w->[0] => $w->[1], token => $VALIDATOR, body => $body, headers => \%key);
         ex(400, $w->[0] => $w->[1], token => $VALIDATOR, body => $body, headers => \%bad);
@@ -689,6 +691,57 @@ ex(204, OPTIONS => $CH);
 ex(405, POST => $CH, token => $ORG, body => '{}');
 ex_stream(200, "$SC/events", token => $ORG, headers => ['Last-Event-ID: 0'], secs => 2,
           until => qr/"resource":"heat"[^\n]*\n\n.*event: lane[^\n]*\n[^\n]*"action":"create"[^\n]*\n\n/s);
+
+# heat generation (organizer): a WOD and a zone of their own, deleted below; every
+# answer of generate-heats; the dry run is the write's answer with ids null and
+# changes nothing
+my $gw = made_id(ex(201, POST => "$SC/wod/", token => $ORG, req_valid => 1,
+                    body => { name => 'Grace', scoring => 'time' }), 'wod');
+my $gz = made_id(ex(201, POST => "$SC/zone/", token => $ORG, req_valid => 1,
+                    body => { name => 'Floor G', lane_count => 3 }), 'zone');
+my $GEN = "$SC/wod/$gw/generate-heats";
+my $GHL = "/api$SC/zone/$gz/heat/";
+my %gen = (zone_id => "$gz", lanes => 1, order => 'bib', lane_order => 'center', divisions => undef,
+           top => undef, start_time => '2026-12-05T10:00:00Z', interval => 600, seed => 0,
+           replace => JSON::PP::false, dry_run => JSON::PP::false);
+my $gtag = req(GET => $GHL, $ORG)->header('ETag') // '"none"';
+my $planned = decode(ex(200, POST => $GEN, token => $ORG, req_valid => 1,
+                        body => { %gen, dry_run => JSON::PP::true })) // {};
+is(req(GET => $GHL, $ORG, undef, { 'If-None-Match' => $gtag })->code, 304,
+   'the dry run of generate-heats moves no ETag');
+my $made = decode(ex(201, POST => $GEN, token => $ORG, req_valid => 1, body => \%gen)) // {};
+my @gheats = ref $made->{heats} eq 'ARRAY' ? @{ $made->{heats} } : ();
+my $nulled = $JSON->decode($JSON->encode($made));
+for my $hh (ref $nulled->{heats} eq 'ARRAY' ? @{ $nulled->{heats} } : ()) {
+    $hh->{id} = undef;
+    $_->{id} = $_->{heat_id} = undef for ref $hh->{voies} eq 'ARRAY' ? @{ $hh->{voies} } : ();
+}
+ok(@gheats == 2, 'generate-heats made 2 heats of 1 lane (2 spots)')
+    && is(json_cmp($nulled, $planned), undef, 'the dry run answered the write with its ids null');
+ex(409, POST => $GEN, token => $ORG, req_valid => 1, body => \%gen);   # heats there, no replace
+ex(409, POST => $GEN, token => $ORG, req_valid => 1, body => { %gen, dry_run => JSON::PP::true });
+ex(400, POST => $GEN, token => $ORG, req_valid => 0, body => { zone_id => "$gz", lanes => 0 });
+ex(400, POST => $GEN, token => $ORG, req_valid => 0, body => { lanes => 1 });
+ex(400, POST => $GEN, token => $ORG, req_valid => 1, body => { zone_id => $NO });   # not its zone
+ex(400, POST => $GEN, token => $ORG, req_valid => 1, body => { zone_id => "$gz", lanes => 4 });
+ex(400, POST => $GEN, token => $ORG, req_valid => 1, body => { zone_id => "$gz", divisions => ['Elite'] });
+ex(401, POST => $GEN, body => \%gen);
+ex(403, POST => $GEN, token => $EDITOR, body => \%gen);
+ex(403, POST => $GEN, token => $READER, body => \%gen);
+ex(404, POST => "$SC/wod/$NO/generate-heats", token => $ORG, body => \%gen);
+ex(404, POST => "/competition/$NO/wod/$w/generate-heats", token => $ORG, body => \%gen);
+ex(413, POST => $GEN, token => $ORG, mount => '/small', body => { %gen, divisions => ['x' x 100] });
+ex(415, POST => $GEN, token => $ORG, body => $JSON->encode(\%gen), headers => { 'Content-Type' => 'text/plain' });
+# replace: true deletes the two heats and makes them again (new ids)
+my $again = decode(ex(201, POST => $GEN, token => $ORG, req_valid => 1,
+                      body => { %gen, replace => JSON::PP::true })) // {};
+my $hl = decode(req(GET => $GHL, $ORG)) // {};
+my @left = map { $_->{id} } ref $hl->{heats} eq 'ARRAY' ? @{ $hl->{heats} } : ();
+is(join(' ', @left), join(' ', map { $_->{id} // '?' } @{ $again->{heats} // [] }),
+   'replace: true left only the new heats in the zone');
+ex(200, DELETE => "$SC/zone/$gz/heat/$_", token => $ORG) for @left;
+ex(200, DELETE => "$SC/wod/$gw", token => $ORG);
+ex(200, DELETE => "$SC/zone/$gz", token => $ORG);
 
 # DELETE: 409 while something needs it, 401, 403, then 200 and 404
 ex(409, DELETE => "$SC/zone/$z/heat/$h", token => $ORG);
