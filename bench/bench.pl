@@ -1286,20 +1286,22 @@ if (wanted('generate')) {
         or die "cannot make the zones of the generate-heats runs\n";
     info("generate-heats: $runs runs of 200 heats, $runs dry runs");
     my $path = "/competition/100/wod/$wod/generate-heats";
+    # heat generation needs an organizer on the competition (API.md part 3)
+    my $org = $srv->login('organizer', 'organizer') or die "cannot log in as the organizer\n";
     my $s = raw_connect();
     my (@dry, @real, $bad);
     # 200 heats of 2,000 spots: "number" once per heat and once per lane
     my $plan_ok = sub { my ($body) = @_; my $n = () = $body =~ /"number":/g; $n == 2200 };
     for my $r (1 .. $runs) {
         my ($st, $body, undef, $t) = raw_request($s, 'POST', $path,
-                                                 qq({"zone_id":"$zones[-1]","dry_run":true}));
+                                                 qq({"zone_id":"$zones[-1]","dry_run":true}), $org);
         push @dry, 1000 * $t;
         unless ($st == 200 && $plan_ok->($body)) {
             push @errors, "generate-heats dry run $r: $st, " . length($body) . ' bytes' if !$bad++;
         }
     }
     for my $r (0 .. $runs - 1) {
-        my ($st, $body, undef, $t) = raw_request($s, 'POST', $path, qq({"zone_id":"$zones[$r]"}));
+        my ($st, $body, undef, $t) = raw_request($s, "POST", $path, qq({"zone_id":"$zones[$r]"}), $org);
         push @real, 1000 * $t;
         unless ($st == 201 && $plan_ok->($body)) {
             push @errors, "generate-heats run $r: $st, " . length($body) . ' bytes' if !$bad++;
