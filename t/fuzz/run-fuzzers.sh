@@ -148,6 +148,25 @@ for t in "${TARGETS[@]}"; do
     if [ -d "$HERE/corpus/$t" ]; then
         cp -R "$HERE/corpus/$t/." "$corpus/"
     fi
+    # Replay first: every kept input of t/fuzz/corpus/<target>/ (the seeds and the
+    # corpora of the long campaigns) runs once, without mutation, so that an input
+    # that found nothing then but trips a changed function now fails here.
+    replay=0
+    kept=$(find "$corpus" -type f | wc -l)
+    if [ "$kept" -gt 0 ]; then
+        rlog=$OUTDIR/replay_$t.log
+        (cd "$OUTDIR" && "$OUTDIR/bin/fuzz_$t" -runs=0 -timeout=5 -rss_limit_mb=2048 \
+            -artifact_prefix="$artifacts/" "$corpus") >"$rlog" 2>&1 || replay=$?
+        rruns=$(sed -nE 's/^Done ([0-9]+) runs.*/\1/p' "$rlog" | tail -1)
+        if [ "$replay" -ne 0 ] || [ -z "$rruns" ]; then
+            echo "fuzz: $t failed replaying its $kept kept inputs (exit $replay); log $rlog:" >&2
+            grep -E 'ERROR|SUMMARY|invariant failed|runtime error|Test unit written' "$rlog" | head -20 >&2 || true
+            total_findings=$((total_findings + 1))
+            summary+=("$t replay failed")
+            continue
+        fi
+        echo "fuzz: $t replayed $kept kept inputs ($rruns runs), 0 findings"
+    fi
     args=(-max_total_time="$SECONDS_PER_TARGET" -timeout=5 -rss_limit_mb=2048
           -artifact_prefix="$artifacts/" -print_final_stats=1)
     [ -f "$HERE/$t.dict" ] && args+=(-dict="$HERE/$t.dict")
