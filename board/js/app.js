@@ -15,6 +15,7 @@ const VIEWS = {
     heats: { load: () => import('./heats.js'), name: 'heatsView' },
     big: { load: () => import('./leaderboard.js'), name: 'bigScreenView' },
     judge: { load: () => import('./judge.js'), name: 'judgeView', login: true },
+    print: { load: () => import('./print.js'), name: 'printView' },
 };
 const PHONE = window.matchMedia('(max-width: 40rem)');
 
@@ -226,6 +227,7 @@ async function render() {
         else a.removeAttribute('aria-current');
     }
     document.body.classList.toggle('big', r.view === 'big');
+    document.body.classList.toggle('printing', r.view === 'print');
     clear(view);
     view.dataset.view = r.view;
     try {
