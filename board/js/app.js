@@ -227,7 +227,6 @@ async function render() {
         else a.removeAttribute('aria-current');
     }
     document.body.classList.toggle('big', r.view === 'big');
-    document.body.classList.toggle('printing', r.view === 'print');
     clear(view);
     view.dataset.view = r.view;
     try {
