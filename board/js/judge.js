@@ -246,8 +246,8 @@ export async function judgeView({ root, comp, args, go }) {
             h('h3', {}, 'Outbox'),
             h('p', { class: 'note', dataset: { waiting } },
               list.length === 0 ? 'Every score is sent.'
-                  : `${waiting} waiting to be sent${outbox.online() ? '' : ' (offline: sent when the connection returns)'}` +
-                    (list.length > waiting ? `, ${list.length - waiting} to resolve` : '') + '.'),
+                  : [waiting ? `${waiting} waiting to be sent${outbox.online() ? '' : ' (offline: sent when the connection returns)'}` : null,
+                     list.length > waiting ? `${list.length - waiting} to resolve` : null].filter(Boolean).join(', ') + '.'),
             items.length ? h('ul', {}, items) : null);
     }
 

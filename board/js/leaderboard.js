@@ -5,7 +5,6 @@
 import * as api from './api.js';
 import { h, clear, append } from './dom.js';
 import { sharedRanks, placeText } from './format.js';
-import { runningPanel } from './heats.js';
 
 export const divisionName = (d) => d.division ?? 'No division';
 
@@ -150,6 +149,8 @@ export async function bigScreenView({ root, comp, args }) {
     const stage = h('div', { class: 'stage', 'aria-live': 'polite' });
     const full = h('button', { type: 'button', class: 'fs' }, 'Full screen');
     const hint = h('p', { class: 'hint' }, '← → change division · Space pause · F full screen');
+    // (loaded here: the phone's view uses this module, not the running heats)
+    const { runningPanel } = await import('./heats.js');
     const running = runningPanel(comp);
     root.append(h('h2', { class: 'sr' }, 'Big screen'), h('div', { class: 'big-tools' }, full, hint),
                 h('div', { class: 'big-layout' }, stage, running.el));

@@ -338,6 +338,7 @@ await check('heat sheets print to a PDF with one page per heat: WOD, heat, zone,
     const file = `${OUT}/heat-sheets.pdf`;
     await jp.pdf({ path: file, format: 'A4', printBackground: true });
     const pages = pdfPages(file);
+    execFileSync('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '1', file, `${OUT}/shots/print-heats-pdf`]);
     assert(pages === H1.length, `${pages} pages for ${H1.length} heats`);
     for (const [i, x] of H1.entries()) {
         const text = pdfText(file, i + 1);
@@ -365,6 +366,7 @@ await check('results print: overall then each WOD on pages of their own, per div
     const file = `${OUT}/results.pdf`;
     await jp.pdf({ path: file, format: 'A4', printBackground: true });
     const pages = pdfPages(file);
+    execFileSync('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '1', file, `${OUT}/shots/print-results-pdf`]);
     assert(pages >= 3, `${pages} pages`);
     const texts = [];
     for (let i = 1; i <= pages; i++) texts.push(pdfText(file, i).replace(/\s+/g, ' '));
