@@ -248,7 +248,8 @@ export async function judgeView({ root, comp, args, go }) {
               list.length === 0 ? 'Every score is sent.'
                   : [waiting ? `${waiting} waiting to be sent${outbox.online() ? '' : ' (offline: sent when the connection returns)'}` : null,
                      list.length > waiting ? `${list.length - waiting} to resolve` : null].filter(Boolean).join(', ') + '.'),
-            items.length ? h('ul', {}, items) : null);
+            items.length ? h('ul', {}, items) : null,
+            outbox.db ? null : h('p', { class: 'note' }, 'This browser gives the page no IndexedDB: what waits is lost if the page is closed.'));
     }
 
     const box = h('section', { id: 'outbox', class: 'outbox', 'aria-live': 'polite' });

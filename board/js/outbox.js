@@ -71,8 +71,13 @@ class Outbox extends EventTarget {
     start() {
         if (!this.ready) {
             this.ready = (async () => {
-                this.db = await openDb();
-                const all = await tx(this.db, 'readonly', (s) => s.getAll());
+                let all = [];
+                try {
+                    this.db = await openDb();
+                    all = await tx(this.db, 'readonly', (s) => s.getAll());
+                } catch {
+                    this.db = null;   // no IndexedDB here: the entries live as long as the page
+                }
                 for (const e of all) {
                     if (e.state === 'sending') e.state = 'queued';   // a tab closed mid-send
                     this.entries.set(e.key, e);
@@ -96,12 +101,12 @@ class Outbox extends EventTarget {
 
     async save(e) {
         this.entries.set(e.key, e);
-        await tx(this.db, 'readwrite', (s) => s.put(e));
+        if (this.db) await tx(this.db, 'readwrite', (s) => s.put(e));
     }
 
     async remove(key) {
         this.entries.delete(key);
-        await tx(this.db, 'readwrite', (s) => s.delete(key));
+        if (this.db) await tx(this.db, 'readwrite', (s) => s.delete(key));
     }
 
     // A write to send: {path, body, ifMatch, lane: {id, number, team}, heat: {id,
@@ -223,7 +228,7 @@ class Outbox extends EventTarget {
     async keepMine(key) {
         const e = this.entries.get(key);
         if (!e || e.state !== 'conflict') return;
-        const now = await api.call(e.path);
+        const now = await api.call(e.path).catch((err) => ({ ok: false, data: { message: `the network failed (${err.message})` } }));
         if (!now.ok) {
             e.message = now.data?.message ?? `HTTP ${now.status}`;
             await this.save(e);
