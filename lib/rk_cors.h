@@ -6,8 +6,8 @@
 #include <stddef.h>
 
 /* What a preflight allows a page to send, and what an answer lets it read. */
-#define RK_CORS_ALLOW_HEADERS "Authorization, Content-Type, If-Match, If-None-Match, Last-Event-ID, Prefer"
-#define RK_CORS_EXPOSE_HEADERS "ETag, Link, X-Total-Count, Retry-After, Location"
+#define RK_CORS_ALLOW_HEADERS "Authorization, Content-Type, If-Match, If-None-Match, Last-Event-ID, Prefer, Idempotency-Key"
+#define RK_CORS_EXPOSE_HEADERS "ETag, Link, X-Total-Count, Retry-After, Location, Idempotent-Replayed"
 #define RK_CORS_MAX_AGE "600"   /* seconds a browser may keep a preflight's answer */
 
 /* 1 when S is an origin as browsers send it (RFC 6454 serialisation): a scheme of

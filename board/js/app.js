@@ -15,6 +15,7 @@ const VIEWS = {
     heats: { load: () => import('./heats.js'), name: 'heatsView' },
     big: { load: () => import('./leaderboard.js'), name: 'bigScreenView' },
     judge: { load: () => import('./judge.js'), name: 'judgeView', login: true },
+    print: { load: () => import('./print.js'), name: 'printView' },
 };
 const PHONE = window.matchMedia('(max-width: 40rem)');
 

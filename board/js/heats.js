@@ -75,3 +75,49 @@ export async function heatsView({ root, comp }) {
         dispose() { clearInterval(every); },
     };
 }
+
+// The big screen's side panel: the running heat(s) of each zone, with their lanes
+// (number, team, score).  Hidden while no heat runs.  A heat started or finished
+// (an "event: change" of a heat, API.md Part 3) or a lane of a shown heat changed
+// reads the panel again.
+export function runningPanel(comp) {
+    const c = comp.competition.id;
+    const el = h('aside', { class: 'running', 'aria-label': 'Running heats', hidden: true });
+    const wodName = (id) => comp.wods.find((w) => w.id === id)?.name || 'No WOD';
+    let shown = new Set();
+
+    async function load() {
+        const { heats } = await api.get(`competition/${c}/heat/?status=running`);
+        const lanes = new Map();
+        await Promise.all(heats.map(async (x) => {
+            lanes.set(x.id, (await api.get(`competition/${c}/heat/${x.id}/line/`)).lines);
+        }));
+        const zones = [...comp.zones, null];
+        const out = [];
+        for (const z of zones) {
+            const mine = heats.filter((x) => x.zone_id === (z ? z.id : null));
+            if (!mine.length) continue;
+            out.push(h('section', { class: 'zone', dataset: { zoneId: z ? z.id : '' } },
+                h('h3', {}, z ? z.name : 'No zone'),
+                mine.map((x) => h('table', { class: 'run-heat', dataset: { heatId: x.id } },
+                    h('caption', {}, h('span', { class: 'badge', dataset: { status: 'running' } }, 'running'),
+                      ` Heat ${x.number} · ${wodName(x.wod_id)}`),
+                    h('tbody', {}, (lanes.get(x.id) || []).map((l) => h('tr', { dataset: { laneId: l.id } },
+                        h('td', { class: 'num' }, l.number),
+                        h('th', { scope: 'row', class: 'team' }, l.spot_name ?? '—'),
+                        h('td', { class: 'score' }, l.score ?? ''))))))));
+        }
+        shown = new Set(heats.map((x) => x.id));
+        clear(el).append(h('h2', { class: 'run-title' }, 'Running now'), ...out);
+        el.hidden = out.length === 0;
+    }
+
+    return {
+        el,
+        load,
+        async refresh(changes) {
+            if (changes.some((ch) => ch.resync || ch.resource === 'heat' || ch.resource === 'zone'
+                                     || ch.resource === 'wod' || shown.has(ch.heat_id))) await load();
+        },
+    };
+}

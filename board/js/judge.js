@@ -2,13 +2,17 @@
 //
 // Each lane is read on its own (GET .../voie/{v}) for its ETag, and every write sends
 // it back in If-Match: when another judge changed the lane in between, the API answers
-// 412 and the page asks to reload the lane instead of overwriting their entry.  A
-// lane nobody is typing in follows live changes (read again, with its new ETag); a
-// lane being typed in keeps the ETag it was opened with.
+// 412 and the page shows a conflict (keep mine / take theirs) instead of overwriting
+// their entry.  A lane nobody is typing in follows live changes (read again, with its
+// new ETag); a lane being typed in, or whose entry waits in the outbox, keeps the ETag
+// it was opened with.  Writes go through the outbox (outbox.js): a save made without
+// a connection is queued, shown on its row and in the outbox list, and sent (once)
+// when the connection returns.
 
 import * as api from './api.js';
 import { h, clear, newId } from './dom.js';
 import { localTime, SCORE_HINT, STATUS_TEXT } from './format.js';
+import { outbox } from './outbox.js';
 
 export async function judgeView({ root, comp, args, go }) {
     const c = comp.competition.id;
@@ -79,7 +83,7 @@ export async function judgeView({ root, comp, args, go }) {
             h('td', {}, score, sMsg),
             h('td', {}, tie, tMsg),
             h('td', {}, save, msg));
-        const row = { lane, etag, tr, score, tie, save, sMsg, tMsg, msg, dirty: false, busy: false };
+        const row = { lane, etag, tr, score, tie, save, sMsg, tMsg, msg, dirty: false, entry: null };
         rows.set(lane.id, row);
         fill(row);
         const touched = () => { row.dirty = true; };
@@ -128,54 +132,142 @@ export async function judgeView({ root, comp, args, go }) {
         return true;
     }
 
+    // Every save goes through the outbox (outbox.js): kept in IndexedDB, sent with an
+    // Idempotency-Key, again when the connection returns; its answer comes back here.
     async function submit(row) {
-        if (row.busy || readOnly) return;
-        row.busy = true;
-        row.save.disabled = true;
+        if (readOnly) return;
         const entry = { score: row.score.value.trim() || null, tiebreak: row.tie.value.trim() || null };
-        say(row, 'Saving…', 'pending');
-        try {
-            const headers = row.etag ? { 'If-Match': row.etag } : {};
-            const res = await api.call(base + row.lane.id, { method: 'PUT', body: entry, headers });
-            if (res.ok) {
-                row.lane = res.data.voie;
-                row.etag = res.etag;
-                if (!row.etag) {
-                    // an answer without the lane's ETag: read it back for the next write
-                    const again = await api.call(base + row.lane.id);
-                    if (again.ok) row.etag = again.etag;
-                }
-                fill(row);
-                fieldError(row, null);
-                say(row, 'Saved', 'ok');
-            } else if (res.status === 400) {
-                fieldError(row, res.data?.message ?? 'Invalid entry');
-                say(row, 'Not saved', 'error');
-            } else if (res.status === 412) {
-                fieldError(row, null);
-                const btn = h('button', { type: 'button', class: 'reload' }, 'Reload lane');
-                btn.addEventListener('click', async () => {
-                    if (await reload(row)) {
-                        say(row, `Reloaded. Your entry was: ${entry.score ?? '(empty)'}${entry.tiebreak ? ` / ${entry.tiebreak}` : ''}. Check it and save again.`, 'warn');
-                        row.score.focus();
-                    }
-                });
-                say(row, 'Another judge changed this lane since you opened it: not saved. Reload it before entering your score.', 'conflict', ' ', btn);
-                btn.focus();
-            } else if (res.status === 403) {
-                say(row, 'This login may not enter scores.', 'error');
-            } else if (res.status === 404) {
-                say(row, 'This lane no longer exists.', 'error');
-            } else if (res.status !== 401) {
-                say(row, `Not saved: ${res.data?.message ?? `HTTP ${res.status}`}`, 'error');
-            }
-        } catch (e) {
-            say(row, `Not saved: the network failed (${e.message}). Try again.`, 'error');
-        } finally {
-            row.busy = false;
-            row.save.disabled = false;
+        row.dirty = false;
+        fieldError(row, null);
+        const e = await outbox.add({
+            path: base + row.lane.id, body: entry, ifMatch: row.etag, competition: c,
+            heat: { id: heat.id, number: heat.number, wod: wod?.name ?? null },
+            lane: { id: row.lane.id, number: row.lane.number, team: row.lane.spot_name ?? null },
+        });
+        if (outbox.entries.has(e.key)) showEntry(row, outbox.entries.get(e.key));
+    }
+
+    const rowOf = (e) => (e.path.startsWith(base) ? rows.get(e.path.slice(base.length)) : null);
+    const typed = (b) => `${b.score ?? '(empty)'}${b.tiebreak ? ` / ${b.tiebreak}` : ''}`;
+
+    // What the outbox holds for a lane, on its row.
+    function showEntry(row, e) {
+        row.entry = e.key;
+        if (e.state === 'queued' || e.state === 'sending') {
+            const off = !outbox.online();
+            say(row, off ? `Offline: queued, sent when the connection returns (${typed(e.body)}).`
+                : e.state === 'sending' ? 'Saving…' : `Queued: ${e.message ?? 'waiting'} (${typed(e.body)}).`,
+                off || e.attempts > 0 ? 'queued' : 'pending');
+        } else if (e.state === 'conflict') {
+            showConflict(row, e);
+        } else if (e.state === 'failed') {
+            showFailed(row, e);
         }
     }
+
+    function showConflict(row, e) {
+        fieldError(row, null);
+        const theirs = e.theirs ? `: it now reads ${typed(e.theirs)}` : '';
+        const text = e.status === 409
+            ? `Not saved: ${e.message}. Yours was ${typed(e.body)}.`
+            : `Another judge changed this lane since you opened it${theirs}. Yours: ${typed(e.body)}. Not saved.`;
+        say(row, text, 'conflict', ' ', ...resolveButtons(e, row));
+        row.tr.querySelector('button.reload')?.focus();
+    }
+
+    function showFailed(row, e) {
+        if (e.status === 400) {
+            fieldError(row, e.message);
+            say(row, 'Not saved', 'error');
+            outbox.drop(e.key);    // shown beside the field, with the entry still typed
+            return;
+        }
+        say(row, e.status === 403 ? 'This login may not enter scores.'
+            : e.status === 404 ? 'This lane no longer exists.' : `Not saved: ${e.message}`, 'error');
+    }
+
+    // Keep mine / take theirs, for a conflict (on its row, and in the outbox list).
+    function resolveButtons(e, row) {
+        const keep = h('button', { type: 'button', class: 'keep' }, 'Keep mine');
+        const take = h('button', { type: 'button', class: 'reload' }, 'Take theirs');
+        keep.addEventListener('click', () => outbox.keepMine(e.key));
+        take.addEventListener('click', async () => {
+            await outbox.drop(e.key);
+            if (row && await reload(row)) {
+                say(row, `Took theirs. Your entry was: ${typed(e.body)}.`, 'warn');
+                row.score.focus();
+            }
+        });
+        return [keep, ' ', take];
+    }
+
+    function onSent(ev) {
+        const { entry: e, res } = ev.detail;
+        const row = rowOf(e);
+        if (!row) return;
+        row.entry = null;
+        row.lane = res.data.voie;
+        row.etag = res.etag;
+        if (!row.etag) api.call(base + row.lane.id).then((again) => { if (again.ok) row.etag = again.etag; });
+        if (!row.dirty) fill(row);
+        fieldError(row, null);
+        say(row, e.replayed ? 'Saved (its answer had been lost: the API replayed it)' : 'Saved', 'ok');
+    }
+    function onState(ev) {
+        const row = rowOf(ev.detail.entry);
+        if (row) showEntry(row, ev.detail.entry);
+    }
+    function onChange() {
+        for (const row of rows.values()) {
+            const e = row.entry && outbox.entries.get(row.entry);
+            if (e && (e.state === 'queued' || e.state === 'sending')) showEntry(row, e);
+        }
+        drawOutbox();
+    }
+
+    // The outbox, as a list: every entry not answered yet (of any heat).
+    function drawOutbox() {
+        const list = outbox.list();
+        const items = list.map((e) => {
+            const row = e.heat.id === heat.id ? rowOf(e) : null;
+            const what = `Heat ${e.heat.number}${e.heat.wod ? ` (${e.heat.wod})` : ''} · lane ${e.lane.number} · ${e.lane.team ?? '—'}: ${typed(e.body)}`;
+            const state = e.state === 'conflict' ? `conflict (${e.theirs ? `now ${typed(e.theirs)}` : e.message})`
+                : e.state === 'failed' ? `not saved: ${e.message}`
+                : e.state === 'sending' ? 'sending…'
+                : !outbox.online() ? 'queued: offline' : `queued${e.message ? `: ${e.message}` : ''}`;
+            return h('li', { dataset: { key: e.key, state: e.state, laneId: e.lane.id } },
+                h('span', { class: 'what' }, what), ' — ', h('span', { class: 'state' }, state),
+                e.state === 'conflict' ? [' ', ...resolveButtons(e, row)] : null,
+                e.state === 'failed' ? [' ', h('button', { type: 'button', class: 'dismiss',
+                                                          onclick: () => outbox.drop(e.key) }, 'Dismiss')] : null);
+        });
+        const waiting = list.filter((e) => e.state === 'queued' || e.state === 'sending').length;
+        clear(box).append(
+            h('h3', {}, 'Outbox'),
+            h('p', { class: 'note', dataset: { waiting } },
+              list.length === 0 ? 'Every score is sent.'
+                  : [waiting ? `${waiting} waiting to be sent${outbox.online() ? '' : ' (offline: sent when the connection returns)'}` : null,
+                     list.length > waiting ? `${list.length - waiting} to resolve` : null].filter(Boolean).join(', ') + '.'),
+            items.length ? h('ul', {}, items) : null,
+            outbox.db ? null : h('p', { class: 'note' }, 'This browser gives the page no IndexedDB: what waits is lost if the page is closed.'));
+    }
+
+    const box = h('section', { id: 'outbox', class: 'outbox', 'aria-live': 'polite' });
+    body.append(box);
+    await outbox.start();
+    outbox.addEventListener('sent', onSent);
+    outbox.addEventListener('conflict', onState);
+    outbox.addEventListener('failed', onState);
+    outbox.addEventListener('change', onChange);
+    for (const e of outbox.list()) {
+        const row = rowOf(e);
+        if (!row) continue;
+        row.score.value = e.body.score ?? '';
+        row.tie.value = e.body.tiebreak ?? '';
+        showEntry(row, e);
+    }
+    drawOutbox();
+    outbox.flush();
 
     return {
         async refresh(changes) {
@@ -189,7 +281,7 @@ export async function judgeView({ root, comp, args, go }) {
                     say(row, 'This lane was deleted.', 'error');
                     continue;
                 }
-                if (row.busy) continue;
+                if (row.entry && outbox.entries.has(row.entry)) continue;   // ours waits to be sent
                 if (row.dirty) {
                     if (last && last.voie && (last.voie.score !== row.lane.score || last.voie.tiebreak !== row.lane.tiebreak)) {
                         say(row, `Changed elsewhere to ${last.voie.score ?? '(empty)'}: saving will ask you to reload.`, 'warn');
@@ -198,6 +290,12 @@ export async function judgeView({ root, comp, args, go }) {
                 }
                 await reload(row);
             }
+        },
+        dispose() {
+            outbox.removeEventListener('sent', onSent);
+            outbox.removeEventListener('conflict', onState);
+            outbox.removeEventListener('failed', onState);
+            outbox.removeEventListener('change', onChange);
         },
     };
 }

@@ -1,5 +1,6 @@
 // leaderboard.js: the overall and WOD leaderboards, per division; and the big
-// screen, which shows one division at a time, large, and cycles through them.
+// screen, which shows one division at a time, large, and cycles through them, beside
+// the running heat(s) of each zone (heats.js: runningPanel).
 
 import * as api from './api.js';
 import { h, clear, append } from './dom.js';
@@ -54,7 +55,9 @@ export function boardTable(board, div, comp, { big = false, rows = div.entries, 
     if (!overall) head.push(h('th', { scope: 'col' }, 'Score'), h('th', { scope: 'col' }, 'Tiebreak'));
     head.push(h('th', { scope: 'col', class: 'num' }, 'Points'));
     if (overall && !big) for (const w of wods) head.push(h('th', { scope: 'col', class: 'wod-col' }, w.name));
-    const cuts = overall ? cutAfter(rows) : new Set();
+    // (a slide of the big screen shows some rows: the line is where it is among all)
+    const off = Math.max(0, div.entries.indexOf(rows[0]));
+    const cuts = overall ? new Set([...cutAfter(div.entries)].map((i) => i - off)) : new Set();
     const advance = comp.competition.advance;
     // shared places within each WOD, among this division's entries
     const wodShared = overall ? wods.map((w, k) => sharedRanks(div.entries.map((x) => x.results[k]))) : [];
@@ -146,7 +149,11 @@ export async function bigScreenView({ root, comp, args }) {
     const stage = h('div', { class: 'stage', 'aria-live': 'polite' });
     const full = h('button', { type: 'button', class: 'fs' }, 'Full screen');
     const hint = h('p', { class: 'hint' }, '← → change division · Space pause · F full screen');
-    root.append(h('h2', { class: 'sr' }, 'Big screen'), h('div', { class: 'big-tools' }, full, hint), stage);
+    // (loaded here: the phone's view uses this module, not the running heats)
+    const { runningPanel } = await import('./heats.js');
+    const running = runningPanel(comp);
+    root.append(h('h2', { class: 'sr' }, 'Big screen'), h('div', { class: 'big-tools' }, full, hint),
+                h('div', { class: 'big-layout' }, stage, running.el));
     full.addEventListener('click', () => toggleFull());
 
     function toggleFull() {
@@ -209,11 +216,11 @@ export async function bigScreenView({ root, comp, args }) {
         buildSlides();
         show();
     }
-    await load();
+    await Promise.all([load(), running.load()]);
     document.addEventListener('keydown', onKey);
     restart();
     return {
-        refresh: () => load(),
+        refresh: (changes) => Promise.all([load(), running.refresh(changes)]),
         dispose() {
             clearInterval(timer);
             document.removeEventListener('keydown', onKey);

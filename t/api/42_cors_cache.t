@@ -23,8 +23,8 @@ ok(defined $reader && defined $editor, 'demo and judge log in') or die "cannot l
 
 my $O = 'https://scores.example.org';
 my $VOIE = '/competition/2/zone/27/heat/257/voie/2025';
-my $ALLOW_H = 'Authorization, Content-Type, If-Match, If-None-Match, Last-Event-ID, Prefer';
-my $EXPOSE = 'ETag, Link, X-Total-Count, Retry-After, Location';   # Location: a 201's new resource (part 3)
+my $ALLOW_H = 'Authorization, Content-Type, If-Match, If-None-Match, Last-Event-ID, Prefer, Idempotency-Key';
+my $EXPOSE = 'ETag, Link, X-Total-Count, Retry-After, Location, Idempotent-Replayed';   # Location: a 201's new resource (part 3)
 
 sub cors_headers {
     my ($res) = @_;

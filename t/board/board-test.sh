@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# t/board/board-test.sh BUILD_DIR: the scoreboard page (board/) in Debian's headless
-# Chromium, driven by puppeteer-core (t/board/package.json, locked), against an httpd
-# of its own: the module from BUILD_DIR, a fresh copy of the demo data, the page at
-# /board/ beside the API as ./scripts/demo serves it.  Screenshots and the server's
-# logs go to BUILD_DIR/board/.  Last line: "N passed, M failed".
+# t/board/board-test.sh BUILD_DIR [TEST.mjs ...]: the scoreboard page (board/) in
+# Debian's headless Chromium, driven by puppeteer-core (t/board/package.json, locked),
+# against an httpd of its own: the module from BUILD_DIR, a fresh copy of the demo
+# data, the page at /board/ beside the API as ./scripts/demo serves it.  Runs
+# board.test.mjs, then day.test.mjs (the judge's outbox, the big screen's running
+# heats and cut line, printing: needs pdftotext and pdfinfo, Debian's poppler-utils),
+# on the same server, or only the files named.  Screenshots, PDFs and the server's
+# logs go to BUILD_DIR/board/.  Last line: "N passed, M failed", the sum of the files'.
 # The demo's data, plus competition 8001 (publication validated) for the phone of a
 # spectator; keep-alives of the event streams every 4 s (RankingEventKeepAlive).
 # Three more layouts on the same server:
@@ -20,6 +23,11 @@ OUT="$BUILD/board"
 SO="$BUILD/mod_ranking/.libs/mod_ranking.so"
 [ -f "$SO" ] || { echo "no module at $SO" >&2; exit 1; }
 command -v chromium >/dev/null || { echo "chromium is not installed" >&2; exit 1; }
+command -v pdftotext >/dev/null && command -v pdfinfo >/dev/null \
+    || { echo "pdftotext/pdfinfo are not installed (poppler-utils)" >&2; exit 1; }
+shift
+TESTS=("$@")
+[ ${#TESTS[@]} -gt 0 ] || TESTS=(board.test.mjs day.test.mjs)
 
 # puppeteer-core exactly as locked; it never downloads a browser
 if [ ! -d "$HERE/node_modules/puppeteer-core" ] || [ "$HERE/package-lock.json" -nt "$HERE/node_modules/.package-lock.json" ]; then
@@ -147,5 +155,26 @@ for _ in $(seq 100); do
     sleep 0.1
 done
 
-BASE="http://127.0.0.1:$PORT/" DB="$DB" CONF="$CONF" OUT="$OUT" CHROMIUM=$(command -v chromium) \
-    node "$HERE/board.test.mjs"
+# each file's own summary becomes a comment; the last line adds them up
+total_p=0 total_f=0 rc=0
+for t in "${TESTS[@]}"; do
+    t=$(basename "$t")
+    set +e
+    BASE="http://127.0.0.1:$PORT/" DB="$DB" CONF="$CONF" OUT="$OUT" CHROMIUM=$(command -v chromium) \
+        node "$HERE/$t" | tee "$OUT/${t%.mjs}.out" \
+        | sed -E "s/^([0-9]+ passed, [0-9]+ failed)\$/# $t: \1/"
+    st=${PIPESTATUS[0]}
+    set -e
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$OUT/${t%.mjs}.out" | tail -1 || true)
+    if [ -z "$line" ]; then
+        echo "not ok - $t ended without its summary (exit $st)"
+        total_f=$((total_f + 1))
+    else
+        total_p=$((total_p + ${line%% *}))
+        f=${line#*, }
+        total_f=$((total_f + ${f%% *}))
+    fi
+    [ "$st" -eq 0 ] || rc=1
+done
+echo "$total_p passed, $total_f failed"
+exit $rc

@@ -57,8 +57,8 @@ START_TEST(header_values)
 {
     /* what the issue and doc/api.md promise, in one place */
     ck_assert_str_eq(RK_CORS_ALLOW_HEADERS,
-                     "Authorization, Content-Type, If-Match, If-None-Match, Last-Event-ID, Prefer");
-    ck_assert_str_eq(RK_CORS_EXPOSE_HEADERS, "ETag, Link, X-Total-Count, Retry-After, Location");
+                     "Authorization, Content-Type, If-Match, If-None-Match, Last-Event-ID, Prefer, Idempotency-Key");
+    ck_assert_str_eq(RK_CORS_EXPOSE_HEADERS, "ETag, Link, X-Total-Count, Retry-After, Location, Idempotent-Replayed");
     ck_assert_int_gt(atoi(RK_CORS_MAX_AGE), 0);
 }
 END_TEST
