@@ -1,0 +1,126 @@
+// org_setup.js: the organizer's setup of a competition: its fields, its WODs
+// (scoring, cap, order), its zones and its teams (org_teams.js: the CSV import and the
+// list).  Every change goes through the API of part 3 (POST, PATCH, DELETE); the
+// lists are read again after each change, and when the event stream says another
+// organizer changed them.
+
+import { h, clear, api, write, run, msg, twoStep, competitionForm, newCompetition,
+         resourceTable, textCol, intCol, selectCol, capText, capSeconds } from './org.js';
+import { teamsSection } from './org_teams.js';
+
+const SCORING = [['time', 'time'], ['reps', 'reps'], ['load', 'load'], ['points', 'points']];
+
+export async function setupView({ root, comp, reopen }) {
+    const c = comp.competition.id;
+    const compBox = h('section', { class: 'org-section', 'aria-labelledby': 'org-comp-title' });
+    const wodBox = h('section', { class: 'org-section', 'aria-labelledby': 'org-wod-title' });
+    const zoneBox = h('section', { class: 'org-section', 'aria-labelledby': 'org-zone-title' });
+    const teamBox = h('section', { class: 'org-section', 'aria-labelledby': 'org-team-title' });
+    const newBox = h('div');
+    const newBtn = h('button', { type: 'button', id: 'org-new-competition' }, 'New competition…');
+    newBtn.addEventListener('click', () => {
+        newBtn.hidden = true;
+        clear(newBox).append(newCompetition(reopen, () => { clear(newBox); newBtn.hidden = false; }));
+        newBox.querySelector('input[name=name]').focus();
+    });
+    root.append(h('div', { class: 'org-head' }, h('h2', {}, 'Setup'), newBtn), newBox,
+                compBox, wodBox, zoneBox, teamBox);
+
+    // A section being typed in is not redrawn under the organizer's fingers.
+    const busy = (box) => box.contains(document.activeElement) && document.activeElement.matches('input, select, textarea');
+
+    function drawCompetition() {
+        const del = msg();
+        clear(compBox).append(
+            h('h3', { id: 'org-comp-title' }, 'Competition'),
+            competitionForm(comp.competition, async (body) => {
+                const res = await write(`competition/${c}`, { method: 'PATCH', body });
+                if (res.ok) {
+                    comp.competition = res.data.competition;
+                    await reopen(c, 'setup');
+                }
+                return res;
+            }),
+            h('div', { class: 'org-actions' },
+                twoStep('Delete this competition', 'Really delete it?', (b) => run(b, del,
+                    () => write(`competition/${c}`, { method: 'DELETE' }), () => reopen(null), 'Deleted.'),
+                { id: 'org-delete-competition' }), del));
+    }
+
+    async function loadWods() {
+        comp.wods = (await api.get(`competition/${c}/wod/`)).wods;
+        drawWods();
+    }
+
+    function drawWods() {
+        const out = msg();
+        const cols = [
+            textCol('name', 'Name', { required: true, nullable: false }),
+            selectCol('scoring', 'Scoring', SCORING),
+            { key: 'time_cap', label: 'Time cap (m:ss)',
+              make: (v) => h('input', { name: 'time_cap', value: capText(v), class: 'narrow', placeholder: 'none' }),
+              read: (el) => {
+                  const v = capSeconds(el.value);
+                  if (Number.isNaN(v) || v === 0) throw new Error('Time cap: m:ss or seconds, or empty for none.');
+                  return v;
+              } },
+            textCol('description', 'Description', { nullable: false }),
+        ];
+        const table = resourceTable({ caption: 'WODs, in their order', kind: 'wod', cols, items: comp.wods,
+                                      base: `competition/${c}/wod/`, after: loadWods, name: (w) => w.name });
+        // the order: ↑ / ↓ renumber the WODs 1..n
+        for (const tr of table.querySelectorAll('tbody tr[data-id]')) {
+            const i = comp.wods.findIndex((w) => w.id === tr.dataset.id);
+            const up = h('button', { type: 'button', class: 'move', 'aria-label': `Move ${comp.wods[i].name} up`, disabled: i === 0 }, '↑');
+            const down = h('button', { type: 'button', class: 'move', 'aria-label': `Move ${comp.wods[i].name} down`,
+                                       disabled: i === comp.wods.length - 1 }, '↓');
+            up.addEventListener('click', () => reorder(i, i - 1, up, out));
+            down.addEventListener('click', () => reorder(i, i + 1, down, out));
+            tr.querySelector('.org-row-actions').prepend(up, down);
+        }
+        clear(wodBox).append(h('h3', { id: 'org-wod-title' }, 'WODs'), table, out);
+    }
+
+    async function reorder(from, to, button, out) {
+        const order = [...comp.wods];
+        const [w] = order.splice(from, 1);
+        order.splice(to, 0, w);
+        await run(button, out, async () => {
+            let last = { ok: true, status: 200 };
+            for (const [k, x] of order.entries()) {
+                if (x.position === k + 1) continue;
+                last = await write(`competition/${c}/wod/${x.id}`, { method: 'PATCH', body: { position: k + 1 } });
+                if (!last.ok) break;
+            }
+            return last;
+        }, loadWods, 'Order saved.');
+    }
+
+    async function loadZones() {
+        comp.zones = (await api.get(`competition/${c}/zone/`)).zones;
+        drawZones();
+    }
+
+    function drawZones() {
+        const cols = [textCol('name', 'Name', { required: true, nullable: false }),
+                      intCol('lane_count', 'Lanes', { required: true })];
+        clear(zoneBox).append(h('h3', { id: 'org-zone-title' }, 'Zones (floors)'),
+            resourceTable({ caption: 'Zones and their lanes', kind: 'zone', cols, items: comp.zones,
+                            base: `competition/${c}/zone/`, after: loadZones, name: (z) => z.name }));
+    }
+
+    drawCompetition();
+    drawWods();
+    drawZones();
+    const teams = await teamsSection({ box: teamBox, comp });
+
+    return {
+        async refresh(changes) {
+            const touched = (r) => changes.some((ch) => ch.resync || ch.resource === r);
+            if (touched('competition') && !busy(compBox)) drawCompetition();
+            if (touched('wod') && !busy(wodBox)) drawWods();
+            if (touched('zone') && !busy(zoneBox)) drawZones();
+            if (touched('spot') && !busy(teamBox)) teams.draw();
+        },
+    };
+}
