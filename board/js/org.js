@@ -229,6 +229,21 @@ export function newCompetition(reopen, onCancel) {
 // cols: [{key, label, make(value) -> input, read(input) -> value (throws Error(why))}]
 // base: the list's path ("competition/4/wod/"); kind: the answer's key ("wod").
 
+// A table is drawn again after each change: the outcome of the last one is kept here
+// (per list) and shown in the row it concerns ('new': the last row).
+const flashes = new Map();
+export function flash(base, id, text) {
+    flashes.set(base, { id, text });
+}
+function flashed(base, id, out) {
+    const f = flashes.get(base);
+    if (f && f.id === id) {
+        say(out, f.text, 'ok');
+        flashes.delete(base);
+    }
+    return out;
+}
+
 export function resourceTable({ caption, kind, cols, items, base, after, name }) {
     const table = h('table', { class: 'org-table', dataset: { kind } },
         h('caption', {}, caption),
@@ -246,27 +261,32 @@ export function resourceTable({ caption, kind, cols, items, base, after, name })
     };
     for (const item of items) {
         const inputs = Object.fromEntries(cols.map((c) => [c.key, c.make(item[c.key])]));
-        const out = msg();
+        const out = flashed(base, item.id, msg());
         const save = h('button', { type: 'button', class: 'save' }, 'Save');
         const tr = h('tr', { dataset: { id: item.id } },
             cols.map((c) => h('td', {}, labelled(inputs[c.key], `${c.label} of ${name(item)}`))),
             h('td', { class: 'org-row-actions' }, save, twoStep('Delete', 'Really delete?', (b) => run(b, out,
-                () => write(base + item.id, { method: 'DELETE' }), after, 'Deleted.'), { class: 'danger delete' }), out));
+                () => write(base + item.id, { method: 'DELETE' }), () => { flash(base, 'new', 'Deleted.'); return after(); },
+                'Deleted.'), { class: 'danger delete' }), out));
         save.addEventListener('click', () => {
             let body;
             try { body = readRow(inputs, item); } catch (e) { return say(out, e.message, 'error'); }
             if (!Object.keys(body).length) return say(out, 'Nothing changed.', '');
-            return run(save, out, () => write(base + item.id, { method: 'PATCH', body }), after);
+            return run(save, out, () => write(base + item.id, { method: 'PATCH', body }),
+                       () => { flash(base, item.id, 'Saved.'); return after(); });
         });
         tbody.append(tr);
     }
     const inputs = Object.fromEntries(cols.map((c) => [c.key, c.make(c.initial ?? null)]));
-    const out = msg();
+    const out = flashed(base, 'new', msg());
     const add = h('button', { type: 'button', class: 'add' }, 'Add');
     add.addEventListener('click', () => {
         let body;
         try { body = readRow(inputs, null); } catch (e) { return say(out, e.message, 'error'); }
-        return run(add, out, () => write(base, { body }), after, 'Added.');
+        return run(add, out, () => write(base, { body }), (res) => {
+            flash(base, res.data[kind]?.id, 'Added.');
+            return after();
+        }, 'Added.');
     });
     tbody.append(h('tr', { class: 'org-new-row' },
         cols.map((c) => h('td', {}, labelled(inputs[c.key], `${c.label} of a new ${kind}`))),

@@ -18,12 +18,21 @@ export function generatePanel({ comp, onCreated }) {
     const out = msg({ id: 'org-gen-msg' });
     let planned = null;     // the body of the previewed request
 
+    const ids = (k) => (k === 'wod' ? comp.wods : comp.zones).map((x) => x.id);
+
+    let drawnFrom = null;           // the WODs, zones and divisions the form shows
+    const source = (divisions) => JSON.stringify([comp.wods, comp.zones, divisions]);
+    const divisionsNow = () => [...new Set([...comp.spots.values()].map((s) => s.division))]
+        .sort((a, b) => (a === null) - (b === null) || String(a).localeCompare(String(b)));
+
     function draw() {
-        const divisions = [...new Set([...comp.spots.values()].map((s) => s.division))]
-            .sort((a, b) => (a === null) - (b === null) || String(a).localeCompare(String(b)));
-        const e = form.elements;
-        const keep = (k, d) => (e[k] ? e[k].value : d);
-        clear(form).append(
+        const divisions = divisionsNow();
+        drawnFrom = source(divisions);
+        // what the organizer chose stays chosen (read before the form is emptied)
+        const was = Object.fromEntries([...form.elements].filter((x) => x.name && x.type !== 'checkbox')
+                                                          .map((x) => [x.name, x.value]));
+        const keep = (k, d) => (k in was && (k !== 'wod' && k !== 'zone' || ids(k).includes(was[k])) ? was[k] : d);
+        form.replaceChildren(
             field('WOD', select('wod', comp.wods.map((w) => [w.id, w.name]), keep('wod', comp.wods[0]?.id))),
             field('Zone', select('zone', comp.zones.map((z) => [z.id, `${z.name} (${z.lane_count} lanes)`]), keep('zone', comp.zones[0]?.id))),
             field('Teams per heat', h('input', { name: 'lanes', inputmode: 'numeric', class: 'narrow', value: keep('lanes', ''),
@@ -124,5 +133,6 @@ export function generatePanel({ comp, onCreated }) {
 
     draw();
     box.append(h('h3', { id: 'org-gen-title' }, 'Generate heats'), form, out, preview);
-    return { box, draw: () => { if (!form.contains(document.activeElement)) draw(); } };
+    // drawn again only when what it offers changed, and not while it is being filled in
+    return { box, draw: () => { if (!form.contains(document.activeElement) && source(divisionsNow()) !== drawnFrom) draw(); } };
 }

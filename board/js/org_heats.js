@@ -18,6 +18,14 @@ export async function planView({ root, comp }) {
     const editing = new Set();      // heats whose fields are being edited
     const lanesOf = new Map();      // heat id -> lanes (variant A, full view)
     let heats = [];
+    let shownJson = null;           // what the list was drawn from
+    const notes = new Map();        // heat id (or 'lanes <id>') -> the outcome of the last change, shown after the redraw
+    const noted = (key, out) => {
+        if (notes.has(key)) say(out, notes.get(key), 'ok');
+        notes.delete(key);
+        return out;
+    };
+    const then = (key, text) => () => { notes.set(key, text); return load(true); };
     const list = h('div', { class: 'org-heats', id: 'org-heats' });
     const gen = generatePanel({ comp, onCreated: () => load() });
     const wodFilter = select('wod-filter', [['', 'All WODs'], ...comp.wods.map((w) => [w.id, w.name])], '');
@@ -31,9 +39,13 @@ export async function planView({ root, comp }) {
     const wodName = (id) => comp.wods.find((w) => w.id === id)?.name ?? 'No WOD';
     const heatBase = (x) => `competition/${c}/zone/${x.zone_id}/heat/${x.id}`;
 
-    async function load() {
+    // force: draw even when nothing changed (after the organizer's own change, whose
+    // event arrives later and then finds nothing new to draw)
+    async function load(force = true) {
         heats = (await api.get(`competition/${c}/heat/`)).heats;
         await Promise.all(heats.filter((x) => open.has(x.id)).map(loadLanes));
+        const j = JSON.stringify([heats, [...open].map((id) => lanesOf.get(id))]);
+        if (!force && j === shownJson) return;
         draw();
     }
 
@@ -44,6 +56,7 @@ export async function planView({ root, comp }) {
     }
 
     function draw() {
+        shownJson = JSON.stringify([heats, [...open].map((id) => lanesOf.get(id))]);
         const w = wodFilter.value;
         const out = [];
         for (const z of comp.zones) {
@@ -66,11 +79,12 @@ export async function planView({ root, comp }) {
     }
 
     function heatRow(x) {
-        const out = msg();
+        const out = noted(x.id, msg());
         const [next, label] = NEXT_STATUS[x.status];
         const go = h('button', { type: 'button', class: `status-btn to-${next}` }, label);
+        const done = next === 'running' ? 'Started.' : 'Finished.';
         go.addEventListener('click', () => run(go, out, () => write(heatBase(x), { method: 'PATCH', body: { status: next } }),
-                                               load, next === 'running' ? 'Started.' : 'Finished.'));
+                                               then(x.id, done), done));
         const edit = h('button', { type: 'button', class: 'edit' }, 'Edit');
         edit.addEventListener('click', () => { editing.add(x.id); draw(); });
         const lanes = h('button', { type: 'button', class: 'lanes', 'aria-expanded': String(open.has(x.id)) },
@@ -84,7 +98,7 @@ export async function planView({ root, comp }) {
             draw();
         });
         const del = twoStep('Delete', 'Really delete?', (b) => run(b, out,
-            () => write(heatBase(x), { method: 'DELETE' }), load, 'Deleted.'), { class: 'danger delete' });
+            () => write(heatBase(x), { method: 'DELETE' }), () => load(true), 'Deleted.'), { class: 'danger delete' });
         return h('tr', { class: 'org-heat' },
             h('th', { scope: 'row', class: 'num' }, x.number),
             h('td', {}, wodName(x.wod_id)),
@@ -115,9 +129,9 @@ export async function planView({ root, comp }) {
             if (zone.value !== x.zone_id) body.zone_id = zone.value;
             if ((wod.value || null) !== x.wod_id) body.wod_id = wod.value || null;
             if (!Object.keys(body).length) return say(out, 'Nothing changed.', '');
-            return run(save, out, () => write(heatBase(x), { method: 'PATCH', body }), async () => {
+            return run(save, out, () => write(heatBase(x), { method: 'PATCH', body }), () => {
                 editing.delete(x.id);
-                await load();
+                return then(x.id, 'Saved.')();
             });
         });
         return h('tr', { class: 'org-heat editing' },
@@ -130,14 +144,15 @@ export async function planView({ root, comp }) {
         const zone = comp.zones.find((z) => z.id === x.zone_id);
         const count = zone?.lane_count ?? 0;
         const base = `${heatBase(x)}/voie/`;
-        const out = msg({ class: 'org-msg org-lanes-msg' });
+        const out = noted(`lanes ${x.id}`, msg({ class: 'org-msg org-lanes-msg' }));
+        const done = (text) => then(`lanes ${x.id}`, text);
         const byNumber = new Map(lanes.map((l) => [l.number, l]));
         const numbers = Array.from({ length: count }, (_, i) => i + 1);
 
         async function move(l, to, button) {
             const there = byNumber.get(to);
             if (!there) {
-                return run(button, out, () => write(base + l.id, { method: 'PUT', body: { number: to } }), load, `Moved to lane ${to}.`);
+                return run(button, out, () => write(base + l.id, { method: 'PUT', body: { number: to } }), done(`Moved to lane ${to}.`));
             }
             if (l.score !== null || there.score !== null) {
                 return say(out, `Lane ${to} is taken and a score is entered: move the other team first.`, 'error');
@@ -148,7 +163,7 @@ export async function planView({ root, comp }) {
                 if (r.ok) r = await write(base + there.id, { method: 'PUT', body: { spot_id: l.spot_id } });
                 if (r.ok) r = await write(base + l.id, { method: 'PUT', body: { spot_id: there.spot_id } });
                 return r;
-            }, load, `Swapped with lane ${to}.`);
+            }, done(`Swapped with lane ${to}.`));
         }
 
         const rows = lanes.map((l) => {
@@ -157,7 +172,7 @@ export async function planView({ root, comp }) {
             const mv = h('button', { type: 'button', class: 'move' }, 'Move');
             mv.addEventListener('click', () => move(l, Number(to.value), mv));
             const rm = twoStep('Remove (no-show)', 'Really remove?', (b) => run(b, out,
-                () => write(base + l.id, { method: 'DELETE' }), load, 'Removed.'), { class: 'danger remove' });
+                () => write(base + l.id, { method: 'DELETE' }), done('Removed.')), { class: 'danger remove' });
             return h('tr', { dataset: { laneId: l.id, number: l.number } },
                 h('td', { class: 'num' }, l.number),
                 h('th', { scope: 'row', class: 'team' }, l.spot_name ?? '—'),
@@ -176,7 +191,7 @@ export async function planView({ root, comp }) {
         where.setAttribute('aria-label', 'Its lane');
         const add = h('button', { type: 'button', class: 'add' }, 'Add to the heat');
         add.addEventListener('click', () => run(add, out,
-            () => write(base, { body: { number: Number(where.value), spot_id: who.value } }), load, 'Added.'));
+            () => write(base, { body: { number: Number(where.value), spot_id: who.value } }), done('Added.')));
 
         return h('div', { class: 'org-lanes' },
             h('table', { class: 'org-table' },
@@ -203,7 +218,7 @@ export async function planView({ root, comp }) {
             if (wod.value) body.wod_id = wod.value;
             const t = fromLocalInput(when.value, tz);
             if (t) body.start_time = t;
-            return run(add, out, () => write(`competition/${c}/zone/${z.id}/heat/`, { body }), load, 'Added.');
+            return run(add, out, () => write(`competition/${c}/zone/${z.id}/heat/`, { body }), () => load(true), 'Added.');
         });
         return h('div', { class: 'org-actions org-new-heat' }, num, wod, when, add, out);
     }
@@ -215,7 +230,7 @@ export async function planView({ root, comp }) {
             if (changes.some((ch) => ch.resync || ['wod', 'zone', 'spot'].includes(ch.resource))) gen.draw();
             const mine = changes.some((ch) => ch.resync || ['heat', 'zone', 'wod', 'spot'].includes(ch.resource)
                                               || (ch.heat_id && open.has(ch.heat_id)));
-            if (mine && !busy() && !editing.size) await load();
+            if (mine && !busy() && !editing.size) await load(false);
         },
     };
 }

@@ -4,7 +4,7 @@
 // lists are read again after each change, and when the event stream says another
 // organizer changed them.
 
-import { h, clear, api, write, run, msg, twoStep, competitionForm, newCompetition,
+import { h, clear, api, write, run, msg, twoStep, flash, competitionForm, newCompetition,
          resourceTable, textCol, intCol, selectCol, capText, capSeconds } from './org.js';
 import { teamsSection } from './org_teams.js';
 
@@ -26,10 +26,20 @@ export async function setupView({ root, comp, reopen }) {
     root.append(h('div', { class: 'org-head' }, h('h2', {}, 'Setup'), newBtn), newBox,
                 compBox, wodBox, zoneBox, teamBox);
 
-    // A section being typed in is not redrawn under the organizer's fingers.
+    // A section is redrawn only when its data changed (the event of the organizer's
+    // own change arrives after the section was drawn again), and not while it is
+    // being typed in.
     const busy = (box) => box.contains(document.activeElement) && document.activeElement.matches('input, select, textarea');
+    const drawn = new Map();
+    const changed = (box, data) => {
+        const j = JSON.stringify(data);
+        if (drawn.get(box) === j) return false;
+        drawn.set(box, j);
+        return true;
+    };
 
     function drawCompetition() {
+        changed(compBox, comp.competition);
         const del = msg();
         clear(compBox).append(
             h('h3', { id: 'org-comp-title' }, 'Competition'),
@@ -53,7 +63,7 @@ export async function setupView({ root, comp, reopen }) {
     }
 
     function drawWods() {
-        const out = msg();
+        changed(wodBox, comp.wods);
         const cols = [
             textCol('name', 'Name', { required: true, nullable: false }),
             selectCol('scoring', 'Scoring', SCORING),
@@ -74,11 +84,11 @@ export async function setupView({ root, comp, reopen }) {
             const up = h('button', { type: 'button', class: 'move', 'aria-label': `Move ${comp.wods[i].name} up`, disabled: i === 0 }, '↑');
             const down = h('button', { type: 'button', class: 'move', 'aria-label': `Move ${comp.wods[i].name} down`,
                                        disabled: i === comp.wods.length - 1 }, '↓');
-            up.addEventListener('click', () => reorder(i, i - 1, up, out));
-            down.addEventListener('click', () => reorder(i, i + 1, down, out));
+            up.addEventListener('click', () => reorder(i, i - 1, up, tr.querySelector('.org-msg')));
+            down.addEventListener('click', () => reorder(i, i + 1, down, tr.querySelector('.org-msg')));
             tr.querySelector('.org-row-actions').prepend(up, down);
         }
-        clear(wodBox).append(h('h3', { id: 'org-wod-title' }, 'WODs'), table, out);
+        clear(wodBox).append(h('h3', { id: 'org-wod-title' }, 'WODs'), table);
     }
 
     async function reorder(from, to, button, out) {
@@ -93,7 +103,7 @@ export async function setupView({ root, comp, reopen }) {
                 if (!last.ok) break;
             }
             return last;
-        }, loadWods, 'Order saved.');
+        }, () => { flash(`competition/${c}/wod/`, w.id, 'Order saved.'); return loadWods(); }, 'Order saved.');
     }
 
     async function loadZones() {
@@ -102,6 +112,7 @@ export async function setupView({ root, comp, reopen }) {
     }
 
     function drawZones() {
+        changed(zoneBox, comp.zones);
         const cols = [textCol('name', 'Name', { required: true, nullable: false }),
                       intCol('lane_count', 'Lanes', { required: true })];
         clear(zoneBox).append(h('h3', { id: 'org-zone-title' }, 'Zones (floors)'),
@@ -112,15 +123,16 @@ export async function setupView({ root, comp, reopen }) {
     drawCompetition();
     drawWods();
     drawZones();
-    const teams = await teamsSection({ box: teamBox, comp });
+    const teams = await teamsSection({ box: teamBox, comp, onDraw: () => changed(teamBox, [...comp.spots.values()]) });
 
     return {
         async refresh(changes) {
             const touched = (r) => changes.some((ch) => ch.resync || ch.resource === r);
-            if (touched('competition') && !busy(compBox)) drawCompetition();
-            if (touched('wod') && !busy(wodBox)) drawWods();
-            if (touched('zone') && !busy(zoneBox)) drawZones();
-            if (touched('spot') && !busy(teamBox)) teams.draw();
+            const fresh = (box, data) => !busy(box) && changed(box, data);
+            if (touched('competition') && fresh(compBox, comp.competition)) drawCompetition();
+            if (touched('wod') && fresh(wodBox, comp.wods)) drawWods();
+            if (touched('zone') && fresh(zoneBox, comp.zones)) drawZones();
+            if (touched('spot') && fresh(teamBox, [...comp.spots.values()])) teams.draw();
         },
     };
 }

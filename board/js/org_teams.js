@@ -4,7 +4,7 @@
 
 import { h, clear, api, write, run, say, msg, resourceTable, textCol, intCol, plural } from './org.js';
 
-export async function teamsSection({ box, comp }) {
+export async function teamsSection({ box, comp, onDraw }) {
     const c = comp.competition.id;
     const file = h('input', { type: 'file', id: 'org-csv', accept: '.csv,text/csv,text/plain' });
     const send = h('button', { type: 'button', id: 'org-csv-send' }, 'Import');
@@ -23,6 +23,7 @@ export async function teamsSection({ box, comp }) {
     send.addEventListener('click', async () => {
         const f = file.files[0];
         if (!f) return say(out, 'Choose a file first.', 'error');
+        say(out, 'Saving…');
         let text;
         try {
             text = await f.text();
@@ -48,6 +49,7 @@ export async function teamsSection({ box, comp }) {
     }
 
     function draw() {
+        onDraw?.();
         const items = [...comp.spots.values()];
         const cols = [textCol('name', 'Name', { required: true, nullable: false }), textCol('division', 'Division'),
                       textCol('affiliate', 'Affiliate'), intCol('bib', 'Bib')];

@@ -33,6 +33,8 @@ export async function validateView({ root, comp, args }) {
                 h('p', { class: 'sub' }, pub), h('div', { class: 'org-columns' }, h('nav', { 'aria-label': 'Heats' }, nav), panel));
     let heatId = args[0] ?? null;
     let shownLanes = [];            // [{lane, etag, history}] of the selected heat
+    let shownJson = null;           // what its table was drawn from
+    let note = null;                // the outcome of the last validation, shown after the redraw
 
     const waiting = (id) => (lines.get(id) ?? []).filter((l) => l.score_status === 'entered').length;
     const wodName = (id) => comp.wods.find((w) => w.id === id)?.name ?? 'No WOD';
@@ -69,7 +71,9 @@ export async function validateView({ root, comp, args }) {
         if (!heats.length) nav.append(h('li', { class: 'note' }, 'No heat yet.'));
     }
 
-    async function loadHeat() {
+    // force: draw the heat even when nothing changed (a live change that is already
+    // shown does not redraw it under the organizer's pointer)
+    async function loadHeat(force = true) {
         const x = heats.find((y) => y.id === heatId);
         if (!x) {
             clear(panel).append(h('p', { class: 'note' }, heats.length ? 'Choose a heat.' : ''));
@@ -84,16 +88,21 @@ export async function validateView({ root, comp, args }) {
         }));
         lines.set(x.id, shownLanes.map((s) => s.lane));
         drawCount();
+        const j = JSON.stringify([x, shownLanes]);
+        if (!force && j === shownJson) return;
+        shownJson = j;
         drawHeat(x, base);
     }
 
     function drawHeat(x, base) {
         const out = msg({ id: 'org-validate-msg' });
+        if (note) say(out, note, 'ok');
+        note = null;
         const n = waiting(x.id);
         const all = h('button', { type: 'button', id: 'org-validate-all', class: 'primary', disabled: !n },
                       n ? `Validate all (${n})` : 'Validate all');
         all.addEventListener('click', () => run(all, out, () => write(`competition/${c}/zone/${x.zone_id}/heat/${x.id}/validate`),
-                                                 loadHeat, 'Validated.'));
+                                                 () => { note = `Heat ${x.number} validated.`; return loadHeat(); }, 'Validated.'));
         clear(panel).append(
             h('div', { class: 'org-head' }, h('h3', {}, heatLabel(x)), all),
             h('p', { class: 'sub' }, `${STATUS_TEXT[x.status] ?? x.status}${x.start_time ? ` · ${localTime(x.start_time, tz)}` : ''}`),
@@ -108,7 +117,7 @@ export async function validateView({ root, comp, args }) {
         const btn = st === 'entered' ? h('button', { type: 'button', class: 'validate' }, 'Validate') : null;
         btn?.addEventListener('click', async () => {
             const res = await run(btn, out, () => write(`${base}${l.id}/validate`, { headers: etag ? { 'If-Match': etag } : {} }),
-                                  loadHeat, `Lane ${l.number} validated.`);
+                                  () => { note = `Lane ${l.number} validated.`; return loadHeat(); }, `Lane ${l.number} validated.`);
             if (res?.status === 412) {
                 say(out, `Lane ${l.number} changed since it was shown: not validated. Look at it again.`, 'warn');
                 await loadHeat();
@@ -145,7 +154,7 @@ export async function validateView({ root, comp, args }) {
             }
             const touched = new Set(changes.map((ch) => ch.heat_id).filter(Boolean));
             await Promise.all(heats.filter((x) => touched.has(x.id) && x.id !== heatId).map(loadLines));
-            if (touched.has(heatId)) await loadHeat();
+            if (touched.has(heatId)) await loadHeat(false);
             else drawCount();
         },
     };

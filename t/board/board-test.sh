@@ -3,7 +3,8 @@
 # Chromium, driven by puppeteer-core (t/board/package.json, locked), against an httpd
 # of its own: the module from BUILD_DIR, a fresh copy of the demo data, the page at
 # /board/ beside the API as ./scripts/demo serves it.  Screenshots and the server's
-# logs go to BUILD_DIR/board/.  Last line: "N passed, M failed".
+# logs go to BUILD_DIR/board/.  Last line: "N passed, M failed" (board.test.mjs and
+# org.test.mjs together).
 # The demo's data, plus competition 8001 (publication validated) for the phone of a
 # spectator; keep-alives of the event streams every 4 s (RankingEventKeepAlive).
 # Three more layouts on the same server:
@@ -147,5 +148,30 @@ for _ in $(seq 100); do
     sleep 0.1
 done
 
-BASE="http://127.0.0.1:$PORT/" DB="$DB" CONF="$CONF" OUT="$OUT" CHROMIUM=$(command -v chromium) \
-    node "$HERE/board.test.mjs"
+# The page's tests, one after the other on this server (org.test.mjs, the organizer's
+# views, makes a competition of its own): each prints its checks and "N passed, M
+# failed", renamed here "<file>: N passed, M failed"; the last line is their total.
+# BOARD_ONLY=org.test.mjs runs one of them (while working on it; the total is then
+# that file's).
+total_p=0 total_f=0 status=0
+for t in ${BOARD_ONLY:-board.test.mjs org.test.mjs}; do
+    set +e
+    BASE="http://127.0.0.1:$PORT/" DB="$DB" CONF="$CONF" OUT="$OUT" CHROMIUM=$(command -v chromium) \
+        node "$HERE/$t" >"$OUT/$t.out" 2>&1
+    rc=$?
+    set -e
+    sed -E "s/^([0-9]+ passed, [0-9]+ failed)$/$t: \1/" "$OUT/$t.out"
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$OUT/$t.out" | tail -1 || true)
+    if [ -z "$line" ]; then
+        echo "not ok - $t ended without its summary line (exit $rc)"
+        total_f=$((total_f + 1))
+        status=1
+        continue
+    fi
+    p=${line%% passed*} f=${line#*, } f=${f%% failed*}
+    total_p=$((total_p + p)) total_f=$((total_f + f))
+    [ "$rc" -eq 0 ] || status=1
+done
+echo "$total_p passed, $total_f failed"
+[ "$total_f" -eq 0 ] && exit "$status"
+exit 1
