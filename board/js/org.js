@@ -104,7 +104,7 @@ export function field(label, input, hint) {
 
 export function select(name, options, value) {
     const s = h('select', { name }, options.map(([v, t]) => h('option', { value: v }, t)));
-    s.value = value ?? '';
+    s.value = value ?? options[0]?.[0] ?? '';
     return s;
 }
 

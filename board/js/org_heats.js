@@ -220,7 +220,7 @@ export async function planView({ root, comp }) {
             if (t) body.start_time = t;
             return run(add, out, () => write(`competition/${c}/zone/${z.id}/heat/`, { body }), () => load(true), 'Added.');
         });
-        return h('div', { class: 'org-actions org-new-heat' }, num, wod, when, add, out);
+        return h('div', { class: 'org-actions org-new-heat' }, h('span', {}, 'New heat:'), num, wod, when, add, out);
     }
 
     await load();
