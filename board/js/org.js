@@ -44,7 +44,7 @@ export async function write(path, { method = 'POST', body, csv, headers = {} } =
 
 // The API's message of a refused write, as it says it.
 export function problem(res) {
-    if (res.status === 403) return 'This login may not do that (an organizer of this competition may).';
+    if (res.status === 403) return 'This login may not do that: an organizer may.';
     return res.data?.message || `HTTP ${res.status}`;
 }
 
