@@ -177,7 +177,10 @@ const COMP_FIELDS = [
     ['end_date', 'Last day', 'date'], ['timezone', 'Time zone', 'text', 'e.g. Europe/Paris'],
 ];
 
-export function competitionForm(c, onSubmit) {
+// c: the competition (a function that gives it: the form compares with it as it is
+// when submitted), or null for a new one
+export function competitionForm(current, onSubmit) {
+    let c = typeof current === 'function' ? current() : current;
     const f = h('form', { class: 'org-form', novalidate: true });
     for (const [k, label, type, hint] of COMP_FIELDS) {
         f.append(field(label, h('input', { name: k, type, value: c?.[k] ?? '', required: k === 'name' }), hint));
@@ -190,6 +193,7 @@ export function competitionForm(c, onSubmit) {
     f.append(h('div', { class: 'org-actions' }, h('button', { type: 'submit' }, c ? 'Save competition' : 'Create competition')), out);
     f.addEventListener('submit', async (ev) => {
         ev.preventDefault();
+        if (typeof current === 'function') c = current();
         const body = {};
         const e = f.elements;
         for (const [k] of COMP_FIELDS) {
@@ -234,6 +238,17 @@ export function newCompetition(reopen, onCancel) {
 const flashes = new Map();
 export function flash(base, id, text) {
     flashes.set(base, { id, text });
+}
+// The list was not drawn again (its data were drawn already, by the change's own
+// event): the outcome goes to the row as it is.
+export function settle(base, root) {
+    const f = flashes.get(base);
+    if (!f) return;
+    flashes.delete(base);
+    const row = [...root.querySelectorAll('tr[data-id], tr.org-new-row')]
+        .find((tr) => (f.id === 'new' ? tr.classList.contains('org-new-row') : tr.dataset.id === f.id));
+    const out = row?.querySelector('.org-msg');
+    if (out) say(out, f.text, 'ok');
 }
 function flashed(base, id, out) {
     const f = flashes.get(base);

@@ -21,11 +21,21 @@ export async function planView({ root, comp }) {
     let shownJson = null;           // what the list was drawn from
     const notes = new Map();        // heat id (or 'lanes <id>') -> the outcome of the last change, shown after the redraw
     const noted = (key, out) => {
+        out.dataset.note = key;
         if (notes.has(key)) say(out, notes.get(key), 'ok');
         notes.delete(key);
         return out;
     };
-    const then = (key, text) => () => { notes.set(key, text); return load(true); };
+    // after a change: the list again; its outcome in the row drawn again, or in the
+    // row as it is when the list was drawn already (its event came first)
+    const then = (key, text) => async () => {
+        notes.set(key, text);
+        await load();
+        if (!notes.has(key)) return;
+        const el = [...list.querySelectorAll('[data-note]')].find((e) => e.dataset.note === key);
+        if (el) say(el, text, 'ok');
+        notes.delete(key);
+    };
     const list = h('div', { class: 'org-heats', id: 'org-heats' });
     const gen = generatePanel({ comp, onCreated: () => load() });
     const wodFilter = select('wod-filter', [['', 'All WODs'], ...comp.wods.map((w) => [w.id, w.name])], '');
@@ -39,20 +49,30 @@ export async function planView({ root, comp }) {
     const wodName = (id) => comp.wods.find((w) => w.id === id)?.name ?? 'No WOD';
     const heatBase = (x) => `competition/${c}/zone/${x.zone_id}/heat/${x.id}`;
 
-    // force: draw even when nothing changed (after the organizer's own change, whose
-    // event arrives later and then finds nothing new to draw)
-    async function load(force = true) {
-        heats = (await api.get(`competition/${c}/heat/`)).heats;
-        await Promise.all(heats.filter((x) => open.has(x.id)).map(loadLanes));
-        const j = JSON.stringify([heats, [...open].map((id) => lanesOf.get(id))]);
-        if (!force && j === shownJson) return;
-        draw();
+    // The list is drawn again only when what it shows changed: the organizer's own
+    // change and its event both read it again, and the second finds nothing new (no
+    // redraw under the pointer).  A read that ends after a later one is dropped.
+    let seq = 0;
+    let latest = 0;
+    async function load() {
+        const my = ++seq;
+        const hs = (await api.get(`competition/${c}/heat/`)).heats;
+        const lanes = await Promise.all(hs.filter((x) => open.has(x.id)).map(async (x) => [x.id, await readLanes(x)]));
+        if (my < latest) return;
+        latest = my;
+        heats = hs;
+        for (const [id, l] of lanes) if (l) lanesOf.set(id, l);
+        if (JSON.stringify([heats, [...open].map((id) => lanesOf.get(id))]) !== shownJson) draw();
     }
 
-    async function loadLanes(x) {
-        if (x.zone_id === null) return;
+    async function readLanes(x) {
+        if (x.zone_id === null) return null;
         const res = await api.call(`${heatBase(x)}/voie/`);
-        if (res.ok) lanesOf.set(x.id, res.data.voies);
+        return res.ok ? res.data.voies : null;
+    }
+    async function loadLanes(x) {
+        const l = await readLanes(x);
+        if (l) lanesOf.set(x.id, l);
     }
 
     function draw() {
@@ -98,7 +118,7 @@ export async function planView({ root, comp }) {
             draw();
         });
         const del = twoStep('Delete', 'Really delete?', (b) => run(b, out,
-            () => write(heatBase(x), { method: 'DELETE' }), () => load(true), 'Deleted.'), { class: 'danger delete' });
+            () => write(heatBase(x), { method: 'DELETE' }), () => load(), 'Deleted.'), { class: 'danger delete' });
         return h('tr', { class: 'org-heat' },
             h('th', { scope: 'row', class: 'num' }, x.number),
             h('td', {}, wodName(x.wod_id)),
@@ -218,7 +238,7 @@ export async function planView({ root, comp }) {
             if (wod.value) body.wod_id = wod.value;
             const t = fromLocalInput(when.value, tz);
             if (t) body.start_time = t;
-            return run(add, out, () => write(`competition/${c}/zone/${z.id}/heat/`, { body }), () => load(true), 'Added.');
+            return run(add, out, () => write(`competition/${c}/zone/${z.id}/heat/`, { body }), () => load(), 'Added.');
         });
         return h('div', { class: 'org-actions org-new-heat' }, h('span', {}, 'New heat:'), num, wod, when, add, out);
     }
@@ -230,7 +250,7 @@ export async function planView({ root, comp }) {
             if (changes.some((ch) => ch.resync || ['wod', 'zone', 'spot'].includes(ch.resource))) gen.draw();
             const mine = changes.some((ch) => ch.resync || ['heat', 'zone', 'wod', 'spot'].includes(ch.resource)
                                               || (ch.heat_id && open.has(ch.heat_id)));
-            if (mine && !busy() && !editing.size) await load(false);
+            if (mine && !busy() && !editing.size) await load();
         },
     };
 }

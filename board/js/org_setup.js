@@ -4,7 +4,7 @@
 // lists are read again after each change, and when the event stream says another
 // organizer changed them.
 
-import { h, clear, api, write, run, msg, twoStep, flash, competitionForm, newCompetition,
+import { h, clear, api, write, run, msg, twoStep, flash, settle, competitionForm, newCompetition,
          resourceTable, textCol, intCol, selectCol, capText, capSeconds } from './org.js';
 import { teamsSection } from './org_teams.js';
 
@@ -37,17 +37,22 @@ export async function setupView({ root, comp, reopen }) {
         drawn.set(box, j);
         return true;
     };
+    const isNew = (box, data) => drawn.get(box) !== JSON.stringify(data);
+    // after a change: the list drawn again if it changed, else the outcome in its row
+    const redraw = (box, data, draw, base) => (isNew(box, data) ? draw() : settle(base, box));
 
     function drawCompetition() {
         changed(compBox, comp.competition);
         const del = msg();
         clear(compBox).append(
             h('h3', { id: 'org-comp-title' }, 'Competition'),
-            competitionForm(comp.competition, async (body) => {
+            competitionForm(() => comp.competition, async (body) => {
                 const res = await write(`competition/${c}`, { method: 'PATCH', body });
                 if (res.ok) {
                     comp.competition = res.data.competition;
-                    await reopen(c, 'setup');
+                    // a new name: the header and the competition list show it too
+                    if ('name' in body) await reopen(c, 'setup');
+                    else changed(compBox, comp.competition);   // the form shows it already
                 }
                 return res;
             }),
@@ -59,7 +64,7 @@ export async function setupView({ root, comp, reopen }) {
 
     async function loadWods() {
         comp.wods = (await api.get(`competition/${c}/wod/`)).wods;
-        drawWods();
+        redraw(wodBox, comp.wods, drawWods, `competition/${c}/wod/`);
     }
 
     function drawWods() {
@@ -108,7 +113,7 @@ export async function setupView({ root, comp, reopen }) {
 
     async function loadZones() {
         comp.zones = (await api.get(`competition/${c}/zone/`)).zones;
-        drawZones();
+        redraw(zoneBox, comp.zones, drawZones, `competition/${c}/zone/`);
     }
 
     function drawZones() {
@@ -123,7 +128,8 @@ export async function setupView({ root, comp, reopen }) {
     drawCompetition();
     drawWods();
     drawZones();
-    const teams = await teamsSection({ box: teamBox, comp, onDraw: () => changed(teamBox, [...comp.spots.values()]) });
+    const teams = await teamsSection({ box: teamBox, comp, onDraw: () => changed(teamBox, [...comp.spots.values()]),
+                                       isNew: () => isNew(teamBox, [...comp.spots.values()]) });
 
     return {
         async refresh(changes) {

@@ -2,9 +2,9 @@
 // API's import (POST .../spot/ with Content-Type text/csv: all lines or none; a 400
 // names the line), shown next to the file; and the list, one row per team.
 
-import { h, clear, api, write, run, say, msg, resourceTable, textCol, intCol, plural } from './org.js';
+import { h, clear, api, write, run, say, msg, resourceTable, textCol, intCol, plural, settle } from './org.js';
 
-export async function teamsSection({ box, comp, onDraw }) {
+export async function teamsSection({ box, comp, onDraw, isNew }) {
     const c = comp.competition.id;
     const file = h('input', { type: 'file', id: 'org-csv', accept: '.csv,text/csv,text/plain' });
     const send = h('button', { type: 'button', id: 'org-csv-send' }, 'Import');
@@ -45,7 +45,8 @@ export async function teamsSection({ box, comp, onDraw }) {
     async function load() {
         const { spots } = await api.get(`competition/${c}/spot/`);
         comp.spots = new Map(spots.map((s) => [s.id, s]));
-        draw();
+        if (!isNew || isNew()) draw();
+        else settle(`competition/${c}/spot/`, list);
     }
 
     function draw() {

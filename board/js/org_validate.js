@@ -71,9 +71,13 @@ export async function validateView({ root, comp, args }) {
         if (!heats.length) nav.append(h('li', { class: 'note' }, 'No heat yet.'));
     }
 
-    // force: draw the heat even when nothing changed (a live change that is already
-    // shown does not redraw it under the organizer's pointer)
-    async function loadHeat(force = true) {
+    // The heat is drawn again only when what it shows changed (the organizer's own
+    // validation and its event both read it again: the second draws nothing); a read
+    // that ends after a later one is dropped.
+    let seq = 0;
+    let latest = 0;
+    async function loadHeat() {
+        const my = ++seq;
         const x = heats.find((y) => y.id === heatId);
         if (!x) {
             clear(panel).append(h('p', { class: 'note' }, heats.length ? 'Choose a heat.' : ''));
@@ -81,28 +85,34 @@ export async function validateView({ root, comp, args }) {
         }
         const base = `competition/${c}/zone/${x.zone_id}/heat/${x.id}/voie/`;
         const { voies } = await api.get(base);
-        shownLanes = await Promise.all(voies.map(async (v) => {
+        const read = await Promise.all(voies.map(async (v) => {
             const [one, hist] = await Promise.all([api.call(base + v.id), api.call(`${base}${v.id}/history`)]);
             return { lane: one.ok ? one.data.voie : v, etag: one.ok ? one.etag : null,
                      history: hist.ok ? hist.data.history : null };
         }));
+        if (my < latest) return;
+        latest = my;
+        shownLanes = read;
         lines.set(x.id, shownLanes.map((s) => s.lane));
         drawCount();
         const j = JSON.stringify([x, shownLanes]);
-        if (!force && j === shownJson) return;
-        shownJson = j;
-        drawHeat(x, base);
+        if (j !== shownJson) {
+            shownJson = j;
+            drawHeat(x, base);
+        }
+        if (note) say(panel.querySelector('#org-validate-msg'), ...note);
+        note = null;
     }
 
     function drawHeat(x, base) {
         const out = msg({ id: 'org-validate-msg' });
-        if (note) say(out, note, 'ok');
+        if (note) say(out, ...note);
         note = null;
         const n = waiting(x.id);
         const all = h('button', { type: 'button', id: 'org-validate-all', class: 'primary', disabled: !n },
                       n ? `Validate all (${n})` : 'Validate all');
         all.addEventListener('click', () => run(all, out, () => write(`competition/${c}/zone/${x.zone_id}/heat/${x.id}/validate`),
-                                                 () => { note = `Heat ${x.number} validated.`; return loadHeat(); }, 'Validated.'));
+                                                 () => { note = [`Heat ${x.number} validated.`, 'ok']; return loadHeat(); }, 'Validated.'));
         clear(panel).append(
             h('div', { class: 'org-head' }, h('h3', {}, heatLabel(x)), all),
             h('p', { class: 'sub' }, `${STATUS_TEXT[x.status] ?? x.status}${x.start_time ? ` · ${localTime(x.start_time, tz)}` : ''}`),
@@ -117,9 +127,9 @@ export async function validateView({ root, comp, args }) {
         const btn = st === 'entered' ? h('button', { type: 'button', class: 'validate' }, 'Validate') : null;
         btn?.addEventListener('click', async () => {
             const res = await run(btn, out, () => write(`${base}${l.id}/validate`, { headers: etag ? { 'If-Match': etag } : {} }),
-                                  () => { note = `Lane ${l.number} validated.`; return loadHeat(); }, `Lane ${l.number} validated.`);
+                                  () => { note = [`Lane ${l.number} validated.`, 'ok']; return loadHeat(); }, `Lane ${l.number} validated.`);
             if (res?.status === 412) {
-                say(out, `Lane ${l.number} changed since it was shown: not validated. Look at it again.`, 'warn');
+                note = [`Lane ${l.number} changed since it was shown: not validated. Look at it again.`, 'warn'];
                 await loadHeat();
             }
         });
@@ -154,7 +164,7 @@ export async function validateView({ root, comp, args }) {
             }
             const touched = new Set(changes.map((ch) => ch.heat_id).filter(Boolean));
             await Promise.all(heats.filter((x) => touched.has(x.id) && x.id !== heatId).map(loadLines));
-            if (touched.has(heatId)) await loadHeat(false);
+            if (touched.has(heatId)) await loadHeat();
             else drawCount();
         },
     };

@@ -171,7 +171,11 @@ await check('creates a competition through the page, then edits it', async () =>
     await page.click(`${g} button[type=submit]`);
     for (const end = Date.now() + 8000; Date.now() < end; await sleep(100)) {
         const c = (await api('')).competition;
-        if (c.location === 'Halle 3, Nantes' && c.status === 'in_progress') return;
+        if (c.location === 'Halle 3, Nantes' && c.status === 'in_progress') {
+            const o = await outcome(`${g} .org-msg`);
+            assert(o.text === 'Saved.', `the form says "${o.text}"`);
+            return;
+        }
     }
     throw new Error(`not saved: ${JSON.stringify((await api('')).competition)}`);
 });
@@ -353,6 +357,9 @@ await check('lanes: a team moves to a free lane, two teams swap, a no-show is re
     assert(await page.$eval(rm, (e) => e.textContent) === 'Really remove?', 'no second step');
     await page.click(rm);
     await until(async () => { const l = await lanesOf(x); return same(l.map((y) => y.number), [4]) || l; }, 'after the removal');
+    // (the page drawn again: its add-a-team row offers the removed team)
+    await page.waitForFunction((s) => document.querySelectorAll(`${s} .org-lanes tr[data-lane-id]`).length === 1,
+                               { timeout: 5000 }, heatSel(x.id));
     // and comes late after all: added on lane 1
     await page.waitForSelector(`${heatSel(x.id)} .org-add-lane select[name=spot]`, { timeout: 5000 });
     await page.select(`${heatSel(x.id)} .org-add-lane select[name=spot]`, a.spot_id);
@@ -362,6 +369,8 @@ await check('lanes: a team moves to a free lane, two teams swap, a no-show is re
         const l = await lanesOf(x);
         return same(l.map((y) => [y.number, y.spot_id]), [[1, a.spot_id], [4, b.spot_id]]) || l;
     }, 'after the late team');
+    await page.waitForFunction((s, n) => document.querySelector(`${s} .org-lanes tr[data-number="1"] .team`)?.textContent === n,
+                               { timeout: 5000 }, heatSel(x.id), names.get(a.spot_id).name);
 });
 
 let RUN = null;             // the heat started
