@@ -480,6 +480,32 @@ await check(`a team named ${EVIL} is shown as text everywhere and runs nothing`,
     }
 }, { needed: false });
 
+await check('deleting: a competition with heats is refused with the API\'s 409 message; an empty one is deleted', async () => {
+    await goHash(`#/c/${C}/setup`);
+    await page.waitForSelector('#org-delete-competition', { timeout: 8000 });
+    await page.click('#org-delete-competition');
+    assert(await page.$eval('#org-delete-competition', (e) => e.textContent) === 'Really delete it?', 'no second step');
+    await page.click('#org-delete-competition');
+    const o = await outcome('#org-delete-competition + .org-msg');
+    assert(o.kind === 'error' && o.text.startsWith('Conflict: '), `shown "${o.text}"`);
+    assert((await apiCall(`competition/${C}`, { token: organizer })).status === 200, 'deleted');
+    // a competition made by mistake: created, then deleted
+    await page.click('#org-new-competition');
+    await page.type('.org-new form input[name=name]', 'Made by mistake');
+    await page.click('.org-new form button[type=submit]');
+    await page.waitForFunction(() => document.querySelector('#comp-name').textContent === 'Made by mistake', { timeout: 8000 });
+    const gone = await page.evaluate(() => /#\/c\/([0-9]+)/.exec(location.hash)[1]);
+    assert(gone !== C, 'the same competition');
+    await page.waitForSelector('#org-delete-competition', { timeout: 8000 });
+    await page.click('#org-delete-competition');
+    await page.click('#org-delete-competition');
+    // the page shows another competition, and lists it no more
+    await page.waitForFunction((id) => !location.hash.includes(`/c/${id}/`)
+        && ![...document.querySelectorAll('#comp-select option')].some((o) => o.value === id)
+        && document.querySelector('#comp-name').textContent !== 'Made by mistake', { timeout: 8000 }, gone);
+    assert((await apiCall(`competition/${gone}`, { token: organizer })).status === 404, 'not deleted');
+}, { needed: false });
+
 stop = false;
 await check('no request to another origin, no script error', async () => {
     for (const { log } of [org, ...(reader ? [reader] : [])]) {
