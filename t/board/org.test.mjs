@@ -506,6 +506,35 @@ await check('deleting: a competition with heats is refused with the API\'s 409 m
     assert((await apiCall(`competition/${gone}`, { token: organizer })).status === 404, 'not deleted');
 }, { needed: false });
 
+await check('a server without any competition (the list answered empty): the page offers the form, and opens what it creates', async () => {
+    const { ctx, p, log } = await newTab();
+    let empty = true;
+    await p.setRequestInterception(true);
+    p.on('request', (r) => {
+        if (empty && r.method() === 'GET' && new URL(r.url()).pathname === '/competition/' && r.headers().authorization) {
+            return r.respond({ status: 200, contentType: 'application/json', body: '{"status":"success","competitions":[]}' });
+        }
+        return r.continue();
+    });
+    try {
+        await p.goto(BOARD);
+        await logIn(p, 'organizer');
+        await p.waitForSelector('#view .org-new form input[name=name]', { timeout: 8000 });
+        const note = await p.$eval('#view .note', (e) => e.textContent);
+        assert(note === 'No competition yet.', `the page says "${note}"`);
+        await p.type('#view .org-new form input[name=name]', 'First of the server');
+        empty = false;
+        await p.click('#view .org-new form button[type=submit]');
+        await p.waitForFunction(() => document.querySelector('#comp-name').textContent === 'First of the server'
+            && /#\/c\/[0-9]+\/setup$/.test(location.hash) && document.querySelector('#org-comp-title'), { timeout: 8000 });
+        const id = await p.evaluate(() => /#\/c\/([0-9]+)/.exec(location.hash)[1]);
+        assert((await apiCall(`competition/${id}`, { method: 'DELETE', token: organizer })).status === 200, 'not created');
+        assert(log.errors.length === 0 && log.dialogs.length === 0, `errors ${log.errors}, dialogs ${log.dialogs}`);
+    } finally {
+        await ctx.close();
+    }
+}, { needed: false });
+
 stop = false;
 await check('no request to another origin, no script error', async () => {
     for (const { log } of [org, ...(reader ? [reader] : [])]) {
