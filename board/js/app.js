@@ -16,6 +16,10 @@ const VIEWS = {
     big: { load: () => import('./leaderboard.js'), name: 'bigScreenView' },
     judge: { load: () => import('./judge.js'), name: 'judgeView', login: true },
     print: { load: () => import('./print.js'), name: 'printView' },
+    // the organizer's views (org*.js); their nav entries show for an organizer
+    setup: { load: () => import('./org_setup.js'), name: 'setupView', login: true },
+    plan: { load: () => import('./org_heats.js'), name: 'planView', login: true },
+    validate: { load: () => import('./org_validate.js'), name: 'validateView', login: true },
 };
 const PHONE = window.matchMedia('(max-width: 40rem)');
 
@@ -57,7 +61,32 @@ function setChrome(on) {
     $('logout').hidden = anon;
     $('login-open').hidden = !anon;
     document.querySelector('#nav a[data-view="judge"]').parentElement.hidden = anon;
+    if (!on || anon) {
+        orgRole.clear();
+        showOrgNav(false);
+    }
     if (!on) setMenu(false);
+}
+
+// The organizer's entries: shown when this login may read the competition's change
+// log (an organizer there, server-wide or by grant).
+const orgRole = new Map();
+function showOrgNav(on) {
+    for (const li of document.querySelectorAll('#nav li[data-org]')) li.hidden = !on;
+}
+async function probeOrganizer(c) {
+    if (!api.token()) return showOrgNav(false);
+    if (!orgRole.has(c)) orgRole.set(c, (await api.call(`competition/${c}/changes?limit=1`)).status === 200);
+    showOrgNav(orgRole.get(c));
+}
+
+// After an organizer created, renamed or deleted a competition: the list again, then
+// that competition's view (or the first one).
+async function reopen(c, view = 'setup') {
+    stopCompetition();
+    orgRole.clear();
+    history.replaceState(null, '', c ? `#/c/${encodeURIComponent(c)}/${view}` : location.pathname + location.search);
+    await start();
 }
 
 function setMenu(open) {
@@ -139,6 +168,7 @@ async function start() {
         const first = app.competitions.find((c) => c.status === 'in_progress') || app.competitions[0];
         if (!first) {
             clear($('view')).append(h('p', { class: 'note' }, 'No competition yet.'));
+            if (api.token()) $('view').append((await import('./org.js')).newCompetition(reopen));
             return;
         }
         go(first.id, defaultView());
@@ -215,6 +245,7 @@ async function render() {
         clear(view).append(h('p', { class: 'error', role: 'alert' }, `Cannot load the competition: ${e.message}`));
         return;
     }
+    probeOrganizer(r.c).catch(() => showOrgNav(false));
     if (seq !== renderSeq) return;
     app.view?.dispose?.();
     app.view = null;
@@ -230,7 +261,7 @@ async function render() {
     clear(view);
     view.dataset.view = r.view;
     try {
-        app.view = await make({ root: view, comp: app.comp, args: r.args, go, newId });
+        app.view = await make({ root: view, comp: app.comp, args: r.args, go, newId, reopen });
     } catch (e) {
         if (!api.token() && !app.publicReads) return;
         clear(view).append(h('p', { class: 'error', role: 'alert' }, `Cannot show this view: ${e.message}`));

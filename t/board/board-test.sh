@@ -3,7 +3,8 @@
 # Debian's headless Chromium, driven by puppeteer-core (t/board/package.json, locked),
 # against an httpd of its own: the module from BUILD_DIR, a fresh copy of the demo
 # data, the page at /board/ beside the API as ./scripts/demo serves it.  Runs
-# board.test.mjs, then day.test.mjs (the judge's outbox, the big screen's running
+# board.test.mjs, then org.test.mjs (the organizer's views: setup, heat plan,
+# validation), then day.test.mjs (the judge's outbox, the big screen's running
 # heats and cut line, printing: needs pdftotext and pdfinfo, Debian's poppler-utils),
 # on the same server, or only the files named.  Screenshots, PDFs and the server's
 # logs go to BUILD_DIR/board/.  Last line: "N passed, M failed", the sum of the files'.
@@ -27,7 +28,7 @@ command -v pdftotext >/dev/null && command -v pdfinfo >/dev/null \
     || { echo "pdftotext/pdfinfo are not installed (poppler-utils)" >&2; exit 1; }
 shift
 TESTS=("$@")
-[ ${#TESTS[@]} -gt 0 ] || TESTS=(board.test.mjs day.test.mjs)
+[ ${#TESTS[@]} -gt 0 ] || TESTS=(board.test.mjs org.test.mjs day.test.mjs)
 
 # puppeteer-core exactly as locked; it never downloads a browser
 if [ ! -d "$HERE/node_modules/puppeteer-core" ] || [ "$HERE/package-lock.json" -nt "$HERE/node_modules/.package-lock.json" ]; then
