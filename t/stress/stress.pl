@@ -26,10 +26,13 @@
 # ones of the start and the error log has no "exit signal".
 #
 # --tsan: BUILD_DIR holds the module built with ThreadSanitizer (rk_build build-tsan
-# CC=clang --enable-sanitizers=thread); httpd (not instrumented) runs with clang's TSan
-# runtime in LD_PRELOAD, and any TSan report fails the run (doc/testing.md).
+# CC=clang --enable-sanitizers=thread); httpd (not instrumented) runs with a TSan
+# runtime in LD_PRELOAD (GCC's libtsan.so.2: clang 14's cannot be preloaded), and any
+# TSan report fails the run (doc/testing.md, "ThreadSanitizer").
 #
-# The proof that it catches the race of the last stage (f9ebd88): t/stress/PROOFS.md.
+# The proof that it catches the race of the last stage (f9ebd88), plain and under TSan:
+# t/stress/PROOFS.md (the patch that brings it back, and the failing lines: children
+# lost to SIGSEGV, "exit signal" in the log, the TSan report in input_take).
 # Prints "N passed, M failed"; exits non-zero on any failure.
 use strict;
 use warnings;
@@ -52,7 +55,6 @@ use RankingTest ();
 
 *ok = \&RkServer::ok;
 *like = \&RkServer::like;
-*unlike = \&RkServer::unlike;
 
 my %o = (seconds => 40, readers => 24, writers => 6, streams => 4);
 GetOptions(\%o, 'seconds=i', 'tsan', 'readers=i', 'writers=i', 'streams=i')
@@ -87,9 +89,7 @@ if ($o{tsan}) {
     make_path($tsan_dir);
     chmod 01777, $tsan_dir;
     %env = (LD_PRELOAD => $rt,
-            TSAN_OPTIONS => "log_path=$tsan_dir/report halt_on_error=0 report_signal_unsafe=0 "
-                          . "suppressions=$root/t/stress/tsan.supp");
-    $o{seconds} = 90 if $o{seconds} == 40;
+            TSAN_OPTIONS => "log_path=$tsan_dir/report halt_on_error=0 report_signal_unsafe=0");
 }
 $srv = RkServer->new(dir => "$tmp/srv", so => $so, driver => 'sqlite3', mpm => 'event',
                      params => "file:$db?mode=rw", env => \%env, extra => <<'CONF');
@@ -308,7 +308,7 @@ sub writer {
         next unless $VALIDATED{$c} && rand() < 0.3;
         ($code, $d, $res) = request($ua, 'POST', '/api' . lane_path($l) . '/validate', $tok{organizer}, {});
         $n++;
-        if ($code == 200 && ($d->{voie}{score} // '') eq $cur{ $l->{id} }
+        if ($code == 200 && ($d->{voie}{score} // '') eq ($cur{ $l->{id} } // '')
             && ($d->{voie}{score_status} // '') eq 'validated') { $pub{ $l->{id} } = $cur{ $l->{id} } }
         elsif ($code == 503 && $res->header('Retry-After')) { $n503++; $reread->($l) }
         else { push @$bad, "validate " . lane_path($l) . ": $code " . substr($res->content, 0, 200); $reread->($l) }
@@ -343,7 +343,7 @@ sub streamer {
                                  defined $last ? ("Last-Event-ID: $last") : ());
         $opened++;
         unless ($st->{head} =~ m{^HTTP/1\.1 200} && $st->{head} =~ m{^Content-Type: text/event-stream}mi) {
-            push @$bad, 'stream: ' . (split /\r\n/, $st->{head})[0] if @$bad < 20;
+            push @$bad, 'stream: ' . ((split /\r\n/, $st->{head})[0] // 'no answer') if @$bad < 20;
             sleep 0.5;
             next;
         }
@@ -447,8 +447,15 @@ ok(!@wrong, 'every written lane holds its last acknowledged score' . (@wrong ? "
 my @kids1 = children();
 ok("@kids0" eq "@kids1", "the same 2 children at the end (@kids0 / @kids1): none crashed");
 my $log = $srv->error_log;
-unlike($log, qr/exit signal|Segmentation|AH00052|AH00060/, 'no child exited on a signal (error log)');
-unlike($log, qr/\] \[ranking:(?:error|crit|alert|emerg)\]/, 'no error of the module in the log');
+# (a write that waited past the busy timeout is logged as an error with its 503: those
+# are counted above, and only they may be in the log)
+my $module_error = qr/\] \[ranking:(?:error|crit|alert|emerg)\](?!.*(?:database is locked|busy))/;
+my @checks = ([qr/exit signal|Segmentation|AH00052|AH00060/, 'no child exited on a signal (error log)'],
+              [$module_error, 'no error of the module in the log']);
+for my $t (@checks) {
+    my @lines = grep { $_ =~ $t->[0] } split /\n/, $log;
+    ok(!@lines, $t->[1] . (@lines ? ":\n" . join("\n", @lines[0 .. ($#lines < 4 ? $#lines : 4)]) : ''));
+}
 $srv->stop;
 $srv = undef;
 if ($o{tsan}) {
