@@ -6,10 +6,12 @@
 # crashed every child), on the demo data with competitions 1 and 4 switched to
 # publication 'validated', under, for N seconds (default 40) at once:
 #  - 24 readers: every read route of competitions 1, 2, 4 and 5 (overall, WOD and
-#    division leaderboards, spots, heats, lanes, a lane, the competition list) as the
-#    judge (full view), the judge with ?view=published, the organizer, a reader and
-#    anonymously on a public mount (published view), half of them asking for gzip and
-#    half sending If-None-Match with the last ETag they got;
+#    division leaderboards, the competition and its list, WODs, spots, zones, heats of
+#    both variants, lanes, lines, a lane's history, the change log) as the judge (full
+#    view), the judge with ?view=published, the organizer, a reader and anonymously on
+#    a public mount (published view), half of them asking for gzip, half sending
+#    If-None-Match with the last ETag they got (some of those a long poll, Prefer:
+#    wait=2); the history and change log answer 401 / 403 to whom they must;
 #  - 6 writers: each owns some lanes of the four competitions and PUTs their scores
 #    (the judge), and in the validated competitions has the organizer validate them;
 #  - the organizer PATCHing heats (status running <-> finished: a change that is not a
@@ -188,12 +190,13 @@ sub request {
 # A structural check of a 200 read of PATH (competition C): undef when right
 sub check_read {
     my ($path, $c, $d) = @_;
+    (my $p = $path) =~ s/\?.*//;
     return 'not JSON' unless ref $d eq 'HASH';
     return 'status not success' unless ($d->{status} // '') eq 'success';
-    if ($path =~ m{/leaderboard}) {
+    if ($p =~ m{/leaderboard}) {
         my $lb = $d->{leaderboard} // return 'no leaderboard';
         return "competition_id $lb->{competition_id}" unless $lb->{competition_id} eq "$c";
-        return "wod_id $lb->{wod_id}" if $path =~ m{/wod/(\d+)/} && ($lb->{wod_id} // '') ne $1;
+        return "wod_id $lb->{wod_id}" if $p =~ m{/wod/(\d+)/} && ($lb->{wod_id} // '') ne $1;
         my ($div) = $path =~ /division=([^&]+)/;
         $div = uri_unescape($div) if defined $div;
         my @want = sort @{ defined $div ? $div_spots{$c}{$div} : $spots{$c} };
@@ -210,19 +213,30 @@ sub check_read {
         @got = sort @got;
         return "spots (@got) instead of (@want)" unless "@got" eq "@want";
     }
-    elsif ($path =~ m{/voie/(\d+)$}) { return 'not the lane' unless ($d->{voie}{id} // '') eq $1 }
-    elsif ($path =~ m{/heat/(\d+)/voie$}) {
+    elsif (my ($key, $id) = $p =~ m{/(competition|wod|zone|heat|spot|voie)/(\d+)$}) {
+        return "not $key $id" unless ($d->{$key}{id} // '') eq $id;
+    }
+    elsif ($p =~ m{/(history|changes|line|wod|zone)$}) {
+        my $key = { line => 'lines', wod => 'wods', zone => 'zones' }->{$1} // $1;
+        return "no $key list" unless ref $d->{$key} eq 'ARRAY';
+        return "$key of another competition" if $key =~ /wods|zones/ && grep { $_->{competition_id} ne "$c" } @{ $d->{$key} };
+        return "$key missing" if $key eq 'wods' && @{ $d->{wods} } != @{ $wods{$c} };
+    }
+    elsif ($p =~ m{^/competition/$c/heat$}) {
+        return 'a heat of another competition' if grep { $_->{competition_id} ne "$c" } @{ $d->{heats} };
+    }
+    elsif ($p =~ m{/heat/(\d+)/voie$}) {
         my $h = $1;
         return 'a lane of another heat' if grep { $_->{heat_id} ne $h } @{ $d->{voies} };
         return 'lanes missing' unless @{ $d->{voies} } == @{ $lanes_of_heat{$h} // [] };
     }
-    elsif ($path =~ m{/zone/(\d+)/heat$}) {
+    elsif ($p =~ m{/zone/(\d+)/heat$}) {
         my $z = $1;
         return 'a heat of another zone' if grep { $_->{zone_id} ne $z } @{ $d->{heats} };
         return 'heats missing' unless @{ $d->{heats} } == @{ $heats_of_zone{$z} };
     }
-    elsif ($path =~ m{/spot$}) { return 'spots' unless @{ $d->{spots} } == @{ $spots{$c} } }
-    elsif ($path =~ m{/competition/$}) { return 'competitions' unless @{ $d->{competitions} } == 5 }
+    elsif ($p =~ m{/spot$}) { return 'spots' unless @{ $d->{spots} } == @{ $spots{$c} } }
+    elsif ($p =~ m{/competition/$}) { return 'competitions' unless @{ $d->{competitions} } == 5 }
     return undef;
 }
 
@@ -231,12 +245,15 @@ sub read_paths {
     my ($c) = @_;
     my @p = ("/competition/$c/leaderboard", map { "/competition/$c/wod/$_/leaderboard" } @{ $wods{$c} });
     push @p, map { "/competition/$c/leaderboard?division=" . uri_escape($_) } sort keys %{ $div_spots{$c} };
-    push @p, "/competition/$c/spot", "/competition/";
+    push @p, "/competition/$c/spot", "/competition/", "/competition/$c", "/competition/$c/wod",
+             "/competition/$c/wod/$wods{$c}[0]", "/competition/$c/spot/$spots{$c}[0]", "/competition/$c/zone",
+             "/competition/$c/heat", "/competition/$c/changes";
     for my $z (sort keys %{ $zones{$c} }) {
-        push @p, "/competition/$c/zone/$z/heat";
+        push @p, "/competition/$c/zone/$z", "/competition/$c/zone/$z/heat";
         for my $h (@{ $heats_of_zone{$z} }) {
-            push @p, "/competition/$c/zone/$z/heat/$h/voie";
-            push @p, map { "/competition/$c/zone/$z/heat/$h/voie/$_" } @{ $lanes_of_heat{$h} // [] }[0 .. 0];
+            my ($v) = @{ $lanes_of_heat{$h} // [] } or next;
+            push @p, map { "/competition/$c/zone/$z/heat/$h$_" } '', '/voie', "/voie/$v", "/voie/$v/history";
+            push @p, "/competition/$c/heat/$h/line";
         }
     }
     return @p;
@@ -247,26 +264,39 @@ my @WHO = (['/api', 'judge', ''], ['/api', 'judge', 'view=published'], ['/api', 
            ['/api', 'demo', ''], ['/pub', undef, '']);
 
 sub reader {
-    my ($n, $bad, %etag) = (0, []);
+    my ($n, $bad, %etag, %kind) = (0, []);
     my $ua = $ua_of->();
+    # half of the requests are the reader's own 8 "screens", asked again and again
+    # (so that If-None-Match finds the current ETag), the others anything; leaderboards
+    # half of the time: the kept inputs are the race's place
+    my $any = sub { [@{ rand() < 0.5 ? $BOARDS[rand @BOARDS] : $READS[rand @READS] }, $WHO[rand @WHO], rand() < 0.5] };
+    my @screens = map { $any->() } 1 .. 8;
     while (time < $deadline) {
-        # leaderboards half of the time: the kept inputs are the race's place
-        my ($c, $path) = @{ rand() < 0.5 ? $BOARDS[rand @BOARDS] : $READS[rand @READS] };
-        my ($mount, $who, $q) = @{ $WHO[rand @WHO] };
+        my ($c, $path, $whom, $gzip) = @{ rand() < 0.5 ? $screens[rand @screens] : $any->() };
+        my ($mount, $who, $q) = @$whom;
         $path .= ($path =~ /\?/ ? '&' : '?') . $q if $q;
-        my @h = rand() < 0.5 ? ('Accept-Encoding' => 'gzip') : ();
+        my @h = $gzip ? ('Accept-Encoding' => 'gzip') : ();
         my $key = join ' ', $mount, $who // '-', $path, @h;
         my $inm = rand() < 0.5 ? $etag{$key} : undef;
         push @h, 'If-None-Match' => $inm if defined $inm;
+        my $poll = defined $inm && rand() < 0.05;   # a long poll: 200 on a change, else 304 after 2 s
+        push @h, Prefer => 'wait=2' if $poll;
         my ($code, $d, $res) = request($ua, 'GET', "$mount$path", defined $who ? $tok{$who} : undef, undef, @h);
+        # a lane's history is the editors', the change log the organizer's
+        my $want = $path !~ m{/(history|changes)(\?|$)} ? 200 : !defined $who ? 401
+                 : $who eq 'organizer' || ($1 eq 'history' && $who eq 'judge') ? 200 : 403;
         $n++;
         my $why;
         if ($code == 304) {
             $why = '304 without If-None-Match' unless defined $inm;
             $why //= '304 with another ETag' unless ($res->header('ETag') // '') eq $inm;
             $why //= '304 with a body' if length $res->content;
+            $why //= 'a long poll without Preference-Applied' if $poll && ($res->header('Preference-Applied') // '') ne 'wait=2';
         }
-        elsif ($code != 200) { $why = "status $code" }
+        elsif ($code != 200 || $want != 200) {
+            $why = "status $code, not $want" if $code != $want;
+            $why //= 'not a JSON error' unless ($d->{status} // '') eq 'error';
+        }
         else {
             my $ce = $res->header('Content-Encoding') // '';
             $why = 'gzip not asked' if $ce eq 'gzip' && !grep { $_ eq 'gzip' } @h;
@@ -275,8 +305,13 @@ sub reader {
             $etag{$key} = $res->header('ETag');
         }
         push @$bad, "GET $mount$path as " . ($who // 'anonymous') . ": $why" if $why && @$bad < 20;
+        $kind{304}++ if $code == 304;
+        $kind{gzip}++ if ($res->header('Content-Encoding') // '') eq 'gzip';
+        $kind{poll}++ if $poll;
+        $kind{denied}++ if $code == 401 || $code == 403;
+        $kind{published}++ if $code == 200 && (!defined $who || $who eq 'demo' || $q) && $path =~ /leaderboard/;
     }
-    return { n => $n, bad => $bad };
+    return { n => $n, bad => $bad, %kind };
 }
 
 # A writer: the lanes of slice K of N, written until the deadline. Returns the last
@@ -403,6 +438,8 @@ for my $g (['reads', \@readers, 10], ['lane PUTs and validations', \@writers, 10
     my $n = $sum->('n', @$r);
     ok($n >= $min * @$r && !@bad, "$n $name, every answer as expected" . (@bad ? ": @bad[0 .. ($#bad < 4 ? $#bad : 4)]" : ''));
 }
+my %kinds = map { ($_ => $sum->($_, @readers)) } qw(304 gzip poll denied published);
+ok(!grep({ !$_ } values %kinds), 'the reads were of every kind: ' . join(', ', map { "$kinds{$_} $_" } sort keys %kinds));
 my $n503 = $sum->('n503', @writers);
 ok($n503 <= $sum->('n', @writers) / 10, "writes answered 503 with Retry-After (then read back): $n503");
 ok($sum->('events', @streams) > 0, $sum->('events', @streams) . ' events received on the streams');
