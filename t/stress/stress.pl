@@ -322,12 +322,18 @@ sub writer {
     my (%cur, %pub);
     my ($bad, $n, $n503) = ([], 0, 0);
     my $ua = $ua_of->();
-    my $reread = sub {   # the lane as stored, after an answer that does not say
-        my ($l) = @_;
-        my (undef, $f) = request($ua, 'GET', '/api' . lane_path($l), $tok{judge});
-        my (undef, $p) = request($ua, 'GET', '/api' . lane_path($l) . '?view=published', $tok{judge});
-        $cur{ $l->{id} } = $f->{voie}{score};
-        $pub{ $l->{id} } = $p->{voie}{score};
+    my $reread = sub {   # the lane as stored, after an answer that does not say (asked
+        my ($l) = @_;    # again until both views answer: a child may have died)
+        for my $try (1 .. 30) {
+            my ($cf, $f) = request($ua, 'GET', '/api' . lane_path($l), $tok{judge});
+            my ($cp, $p) = request($ua, 'GET', '/api' . lane_path($l) . '?view=published', $tok{judge});
+            if ($cf == 200 && $cp == 200) {
+                ($cur{ $l->{id} }, $pub{ $l->{id} }) = ($f->{voie}{score}, $p->{voie}{score});
+                return;
+            }
+            sleep 0.5;
+        }
+        push @$bad, 'lane ' . lane_path($l) . ' cannot be read back';
     };
     while (time < $deadline) {
         my $l = $own[rand @own];
