@@ -29,7 +29,9 @@ struct rkm_listener {
                                    (mod_ranking_parked.c), scheduled by the watcher */
     void *side;                 /* its connection's own record (mod_ranking_parked.c),
                                    in the same block */
-    apr_time_t last_write;      /* stream: for keep-alive comments */
+    apr_time_t last_write;      /* stream: for keep-alive comments; written by its turn
+                                   (the watcher's mutex not held) and by the watcher's
+                                   tick: relaxed atomic loads and stores only */
 
     /* its queue and its state, under the watcher's mutex */
     rkm_listener *next, *prev;  /* the list; once ended, the closing list (next) */
@@ -147,7 +149,7 @@ void rkm_listener_set_last_id(rkm_listener *l, apr_int64_t id)
 
 void rkm_listener_wrote(rkm_listener *l)
 {
-    l->last_write = apr_time_now();
+    __atomic_store_n(&l->last_write, apr_time_now(), __ATOMIC_RELAXED);
 }
 
 /* ---- its queue (the watcher's mutex held) ---- */
@@ -363,9 +365,10 @@ void rkm_listeners_tick(apr_time_t now, int stopping)
             l->end = 1;   /* the child stops: end streams, answer polls */
         }
         if (l->stream && !l->end && !l->plen
-            && now - l->last_write >= keepalive_of(l, rkm_config_event_keepalive())) {
+            && now - __atomic_load_n(&l->last_write, __ATOMIC_RELAXED)
+               >= keepalive_of(l, rkm_config_event_keepalive())) {
             append(l, ": keep-alive\n\n", 14);
-            l->last_write = now;   /* not twice before its turn */
+            __atomic_store_n(&l->last_write, now, __ATOMIC_RELAXED);   /* not twice before its turn */
         }
         if (!l->stream && now >= l->deadline) {
             l->end = 1;

@@ -22,7 +22,9 @@ sub free_port {
 
 # %opts: dir (scratch directory), so (module path), driver, params (DBDParams),
 # mpm (event|prefork|worker, default event), extra (more configuration lines), nofile
-# (open files allowed to httpd).
+# (open files allowed to httpd), env (a hash of variables httpd runs with, e.g. a
+# sanitizer runtime in LD_PRELOAD: only apache2 gets them, not this script's other
+# commands).
 sub new {
     my ($class, %o) = @_;
     my $self = bless { %o, port => free_port(), mpm => $o{mpm} // 'event' }, $class;
@@ -68,6 +70,7 @@ CONF
 # if lower): a server of thousands of event streams needs more than the usual 1,024.
 sub httpd {
     my ($self, @args) = @_;
+    local @ENV{ keys %{ $self->{env} // {} } } = values %{ $self->{env} // {} };
     if ($self->{nofile}) {
         return system('sh', '-c', 'n=$(ulimit -Hn); [ "$n" = unlimited ] || [ "$n" -gt "$0" ] && n=$0; '
                       . 'ulimit -n "$n" && exec apache2 "$@"', $self->{nofile},
