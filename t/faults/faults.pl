@@ -8,7 +8,9 @@
 #  3. the database locked by another process past the busy timeout: a write answers
 #     503 in bounded time (no hang) while reads go on; writes work once it is free;
 #     eight writers at once all answer 503 within 5 s (the whole wait of a writer is
-#     bounded), and all later writes succeed;
+#     bounded), and all later writes succeed; a login (a write: its user read again
+#     and its token stored in one transaction) is bounded alike, alone or queued
+#     with the writers: 503 with Retry-After within 5 s;
 #  4. graceful restarts under load: every request answered, none 5xx;
 #  5. a child killed (SIGKILL) while writing: the database passes integrity_check,
 #     no lane is half-applied, and the server goes on answering;
@@ -445,8 +447,53 @@ ok(defined $judge && defined $demo, 'logins on the shared database');
     ok($took < 5, sprintf('locked database: a write answers within 5 s (%.2f s)', $took));
     ($code) = $s->call('GET', '/competition/2/heat/253/line/', $demo);
     ok($code == 200, 'locked database: reads go on (WAL)');
+    # a login is a write (its user read again, the token stored, in one transaction),
+    # bounded like one: 503 with Retry-After within 5 s, not 6.9 s of statements each
+    # waiting out SQLite's busy timeout
+    $t0 = time;
+    my $res;
+    ($code, $data, $res) = $s->call('POST', '/connect', undef, { client_id => 'demo', client_secret => 'demo' });
+    $took = time - $t0;
+    ok(is_503_json($code, $data) && ($res->header('Retry-After') // '') eq '1',
+       "locked database: /connect answers 503 JSON with Retry-After ($code)");
+    ok($took < 5, sprintf('locked database: /connect answers within 5 s (%.2f s)', $took));
     print $locker "ROLLBACK;\n.quit\n";
     close $locker;
+    ok(defined $s->login('demo', 'demo'), 'locked database: /connect works once free');
+
+    # a password set while a login waits for the lock (its password checked against
+    # the old hash): the login is refused, its user being read again in the token's
+    # transaction, rather than given a token of the old password
+    my $old = `runuser -u www-data -- sqlite3 '$db' "SELECT password_hash FROM account WHERE name = 'demo'"`;
+    chomp $old;
+    open $locker, '|-', 'runuser -u www-data -- sqlite3 ' . $db or die "sqlite3: $!";
+    select((select($locker), $| = 1)[0]);
+    print $locker "BEGIN IMMEDIATE;\n";
+    sleep 0.3;
+    pipe(my $rd, my $wr) or die "pipe: $!";
+    my $pid = fork // die "fork: $!";
+    if (!$pid) {
+        close $rd;
+        my ($c) = $s->call('POST', '/connect', undef, { client_id => 'demo', client_secret => 'demo' },
+                           LWP::UserAgent->new(keep_alive => 0, timeout => 30));
+        print $wr "$c\n";
+        close $wr;
+        _exit(0);
+    }
+    close $wr;
+    sleep 1;
+    print $locker "UPDATE account SET password_hash = (SELECT password_hash FROM account "
+        . "WHERE name = 'judge') WHERE name = 'demo';\nCOMMIT;\n.quit\n";
+    close $locker;
+    chomp(my $got = readline($rd) // '');
+    waitpid $pid, 0;
+    ok($got eq '401', "a password set while a login waits for the lock: the login is 401 ($got)");
+    like($s->error_log, qr/login failed from [^:]+: user changed meanwhile, user "demo"/,
+         '... and the error log says why');
+    ok(defined $s->login('demo', 'judge'), '... the new password logs in');
+    system('runuser', '-u', 'www-data', '--', 'sqlite3', $db,
+           "UPDATE account SET password_hash = '$old' WHERE name = 'demo'") == 0 or die "restore\n";
+    ok(defined $s->login('demo', 'demo'), '... and the old one again once it is put back');
     ($code, $data) = $s->call('PUT', $lane, $judge, { score => '112 kg' });
     ok($code == 200 && $data->{voie}{score} eq '112 kg', 'locked database: writes work once free');
     ($code, $data) = $s->call('GET', $lane, $demo);
@@ -465,15 +512,17 @@ ok(defined $judge && defined $demo, 'logins on the shared database');
     my $burst = sub {
         my ($tag) = @_;
         my @kids;
-        for my $i (0 .. 7) {
+        for my $i (0 .. 8) {
             pipe(my $rd, my $wr) or die "pipe: $!";
             my $pid = fork // die "fork: $!";
             if (!$pid) {
                 close $rd;
                 my $ua = LWP::UserAgent->new(keep_alive => 0, timeout => 60);
                 my $t0 = time;
-                my ($code, $data, $res) = $s->call('PUT', $lanes[$i % 3], $judge,
-                                                   { score => (120 + $i) . ' kg' }, $ua);
+                # the ninth is a login, queued with the writers (a write too)
+                my ($code, $data, $res) = $i == 8
+                    ? $s->call('POST', '/connect', undef, { client_id => 'demo', client_secret => 'demo' }, $ua)
+                    : $s->call('PUT', $lanes[$i % 3], $judge, { score => (120 + $i) . ' kg' }, $ua);
                 printf $wr "%d %.3f %s %s\n", $code, time - $t0, $res->header('Retry-After') // '-',
                     ($data && $data->{status}) // '-';
                 close $wr;
@@ -498,6 +547,10 @@ ok(defined $judge && defined $demo, 'logins on the shared database');
     my $t0 = time;
     my @res = $burst->('locked');
     my $all = time - $t0;
+    my $login = pop @res;
+    ok($login->[0] == 503 && $login->[3] eq 'error' && $login->[2] eq '1' && $login->[1] < 5,
+       sprintf('a login queued with them: 503 JSON with Retry-After within 5 s (%s in %.2f s)',
+               $login->[0], $login->[1]));
     my @not503 = grep { $_->[0] != 503 || $_->[3] ne 'error' || $_->[2] eq '-' } @res;
     my ($slowest) = sort { $b <=> $a } map { $_->[1] } @res;
     ok(!@not503, '8 writers against a held lock: all 503 JSON with Retry-After'
@@ -508,7 +561,7 @@ ok(defined $judge && defined $demo, 'logins on the shared database');
     close $locker;
     @res = $burst->('free');
     my @failed = grep { $_->[0] != 200 } @res;
-    ok(!@failed, '8 writers once the lock is gone: all 200'
+    ok(!@failed, '8 writers and a login once the lock is gone: all 200'
        . (@failed ? ' (got ' . join(', ', map { $_->[0] } @failed) . ')' : ''));
     my @later = map { ($s->call('PUT', $lanes[$_], $judge, { score => (130 + $_) . ' kg' }))[0] } 0 .. 2;
     ok(!(grep { $_ != 200 } @later), "later writes one by one: all 200 (@later)");
