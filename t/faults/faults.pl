@@ -27,6 +27,8 @@
 #  9. ./scripts/demo after an unclean stop: a pid file naming another process is
 #     removed and the demo starts; one naming the running demo refuses a second start.
 #  7b. over HTTP/2 (h2c): reads, an event stream and a long poll;
+#  and no child crash in any server's error log (under prefork, but the known crash of
+#  mod_http2, t/faults/h2prefork.pl);
 # 11-13. (t/faults/database.pl) PostgreSQL restarted and killed, under load and idle;
 #     SQLite made read-only under writers; SQLite on a full disk: only 200 or 503 with
 #     Retry-After meanwhile, every route 200 within seconds after, no httpd restart;
@@ -290,9 +292,11 @@ sub accepted_again {
     make_db($db2);
     my $moddir = `apxs -q LIBEXECDIR`;
     chomp $moddir;
+    # prefork: what tells the known crash of mod_http2 from another (at the end)
+    my $h2log = $mpm eq 'prefork' ? "LogLevel warn ranking:info http2:debug\n" : '';
     my $s = RkServer->new(dir => "$tmp/h2srv", so => $so, driver => 'sqlite3', mpm => $mpm,
                           params => "file:$db2?mode=rw",
-                          extra => "LoadModule http2_module $moddir/mod_http2.so\nProtocols h2c http/1.1");
+                          extra => "LoadModule http2_module $moddir/mod_http2.so\nProtocols h2c http/1.1\n$h2log");
     push @servers, $s;
     my $judge = $s->login('judge', 'judge');
     my $url = "http://127.0.0.1:$s->{port}/api";
@@ -333,6 +337,7 @@ sub accepted_again {
                           params => "file:$db2?mode=rw", extra => <<"CONF");
 LoadModule http2_module $moddir/mod_http2.so
 Protocols h2c http/1.1
+$h2log
 StartServers 1
 ServerLimit 1
 MaxRequestWorkers 25
@@ -896,9 +901,21 @@ FaultsDb::run($so, $mpm, $tmp, \@servers);
 require(dirname(abs_path(__FILE__)) . '/capacity.pl');
 FaultsCap::run($so, $mpm, $tmp, \@servers);
 
-my @errors = grep { /AddressSanitizer|runtime error:|segfault|Segmentation/ } map { split /\n/, $_->error_log } @servers;
-ok(!@errors, 'no crash or sanitizer report in the error logs');
+# Under prefork, a child stopped while its HTTP/2 connection waits for a stream's worker
+# crashes in mod_http2 (doc/operations.md, "HTTP/2 under prefork"; t/faults/h2prefork.pl
+# shows it without mod_ranking): that one, told by its AH10020 line, is reported, not
+# failed; any other crash fails.
+my (@errors, @known);
+for my $srv (@servers) {
+    my $log = $srv->error_log;
+    for my $line (grep { /AddressSanitizer|runtime error:|segfault|Segmentation/ } split /\n/, $log) {
+        push @{ $mpm eq 'prefork' && RkServer::known_h2_prefork_crash($log, $line) ? \@known : \@errors }, $line;
+    }
+}
+ok(!@errors, 'no crash or sanitizer report in the error logs'
+   . (@known ? sprintf(' (but %d known crash(es) of mod_http2 under prefork)', scalar @known) : ''));
 print "# $_\n" for @errors;
+print "# known, mod_http2 under prefork: $_\n" for @known;
 
 cleanup();
 exit RkServer::done();
