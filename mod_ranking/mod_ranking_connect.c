@@ -326,54 +326,102 @@ static int check_credentials(request_rec *r, rkm_db *db, rk_credentials *cred, c
     return HTTP_UNAUTHORIZED;
 }
 
-/* Store HASH, the password of ACCOUNT hashed again at RankingPasswordCost, in place of
- * OLD (unless a new password was set meanwhile).  A failure is logged only: the login
- * stands and a later one tries again. */
-static void rehash_password(request_rec *r, rkm_db *db, const char *account, const char *old,
-                            const char *hash, const char *user)
+/* Whether the account read again in the login's transaction (NOW: id, hash, role,
+ * enabled) is still the one whose password was checked (ACCT): the same id and hash,
+ * still enabled.  A disable, a delete or a new password that committed meanwhile
+ * wins: no token is issued for credentials that are no longer valid. */
+static int account_unchanged(const char **acct, const char **now)
 {
-    const char *args[3] = { hash, account, old };
-    int nrows = 0, rv;
-
-    if (rkm_db_write_lock(r, db) != 0) {
-        return;
-    }
-    rv = rkm_db_query(r, db, RK_Q_ACCOUNT_REHASH, args, &nrows, APLOG_WARNING);
-    rkm_changes_write_done(db);
-    if (rv == 0 && nrows == 1) {
-        ap_log_rerror(APLOG_MARK, APLOG_NOTICE, 0, r, "password of user \"%s\" rehashed "
-                      "from bcrypt cost %d to %d (RankingPasswordCost)",
-                      ap_escape_logitem(r->pool, user), rk_password_cost(old), passwords.cost);
-    }
+    return now[0] && acct[0] && !strcmp(now[0], acct[0]) && now[1] && acct[1]
+           && !strcmp(now[1], acct[1]) && now[3] && !strcmp(now[3], "1");
 }
 
-/* A new token for ACCOUNT, stored (by its hash) with LIFETIME; expired tokens are
- * purged on the way (no cron job needed).  OK, or the status to answer. */
-static int issue_token(request_rec *r, rkm_db *db, const char *account, apr_int64_t lifetime,
-                       char token[RK_TOKEN_CHARS + 1])
+/* The statements of a login that change the database, in the transaction: expired
+ * tokens purged (no cron job needed), the new one (by its HASH) stored with
+ * LIFETIME, and the password hashed again (REHASH, unless NULL) in place of the one
+ * checked.  0, or -1 (logged). */
+static int store_token(request_rec *r, rkm_db *db, const char **acct, const char *hash,
+                       apr_int64_t lifetime, const char *rehash)
 {
     apr_int64_t now = apr_time_sec(r->request_time);
-    char hash[RK_HASH_HEX + 1];
     const char *args[4];
-    int rv, nrows;
+    int nrows = 0;
+
+    args[0] = apr_psprintf(r->pool, "%" APR_INT64_T_FMT, now);
+    if (rkm_db_query(r, db, RK_Q_TOKEN_PURGE, args, &nrows, APLOG_ERR) != 0) {
+        return -1;
+    }
+    args[0] = hash;
+    args[1] = acct[0];
+    args[2] = apr_psprintf(r->pool, "%" APR_INT64_T_FMT, now);
+    args[3] = apr_psprintf(r->pool, "%" APR_INT64_T_FMT, now + lifetime);
+    if (rkm_db_query(r, db, RK_Q_TOKEN_INSERT, args, &nrows, APLOG_ERR) != 0 || nrows != 1) {
+        return -1;
+    }
+    if (!rehash) {
+        return 0;
+    }
+    args[0] = rehash;
+    args[1] = acct[0];
+    args[2] = acct[1];
+    return rkm_db_query(r, db, RK_Q_ACCOUNT_REHASH, args, &nrows, APLOG_ERR) == 0 && nrows == 1
+           ? 0 : -1;
+}
+
+/* A new token for the account ACCT of USER (checked: check_credentials), in one write
+ * transaction with the account read again (account_unchanged) and, when REHASH is
+ * not NULL, the password hashed again at RankingPasswordCost.  The transaction is
+ * bounded like every write: its wait for the write lock (the ranking-write mutex,
+ * then SQLite's lock held by another process) ends at DEADLINE, RKM_WRITE_WAIT_MS
+ * after the request began; then 503 (with Retry-After).  On PostgreSQL the write
+ * locks the revision row first, which ranking-admin's changes of accounts and tokens
+ * update too (their triggers): the two are in a row.  OK, 401 when the account
+ * changed meanwhile (logged), or the status to answer. */
+static int issue_token(request_rec *r, rkm_db *db, const char **acct, const char *user,
+                       apr_int64_t lifetime, const char *rehash, apr_time_t deadline,
+                       char token[RK_TOKEN_CHARS + 1])
+{
+    const char *args[1] = { user }, *now[4] = { NULL, NULL, NULL, NULL };
+    char hash[RK_HASH_HEX + 1];
+    int rv = OK, found;
 
     if (rk_token_generate(token) != 0) {
         ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "no random bytes for a token");
         return HTTP_INTERNAL_SERVER_ERROR;
     }
     rk_sha256_hex(token, RK_TOKEN_CHARS, hash);
-    if (rkm_db_write_lock(r, db) != 0) {
+    if (rkm_db_write_lock_until(r, db, deadline) != 0) {
         return HTTP_SERVICE_UNAVAILABLE;
     }
-    args[0] = apr_psprintf(r->pool, "%" APR_INT64_T_FMT, now);
-    rv = rkm_db_query(r, db, RK_Q_TOKEN_PURGE, args, &nrows, APLOG_ERR);
-    args[0] = hash;
-    args[1] = account;
-    args[2] = apr_psprintf(r->pool, "%" APR_INT64_T_FMT, now);
-    args[3] = apr_psprintf(r->pool, "%" APR_INT64_T_FMT, now + lifetime);
-    rv = rv == 0 ? rkm_db_query(r, db, RK_Q_TOKEN_INSERT, args, &nrows, APLOG_ERR) : rv;
+    if (rkm_db_begin_write(r, db, deadline) != 0) {
+        rkm_changes_write_done(db);
+        return HTTP_SERVICE_UNAVAILABLE;
+    }
+    found = rkm_db_select_one(r, db, RK_Q_ACCOUNT_BY_NAME, args, now, 4);
+    if (found < 0) {
+        rv = HTTP_SERVICE_UNAVAILABLE;
+    }
+    else if (!found || !account_unchanged(acct, now)) {
+        ap_log_rerror(APLOG_MARK, APLOG_WARNING, 0, r, "login failed from %s: user changed "
+                      "meanwhile, user \"%s\"",
+                      r->useragent_ip, ap_escape_logitem(r->pool, user));
+        rv = HTTP_UNAUTHORIZED;
+    }
+    else if (store_token(r, db, acct, hash, lifetime, rehash) != 0
+             || rkm_db_commit(r, db) != 0) {
+        rv = HTTP_SERVICE_UNAVAILABLE;
+    }
+    if (rv != OK) {
+        rkm_db_rollback(r, db);
+        memset(token, 0, RK_TOKEN_CHARS + 1);
+    }
     rkm_changes_write_done(db);
-    return rv == 0 ? OK : HTTP_SERVICE_UNAVAILABLE;
+    if (rv == OK && rehash) {
+        ap_log_rerror(APLOG_MARK, APLOG_NOTICE, 0, r, "password of user \"%s\" rehashed "
+                      "from bcrypt cost %d to %d (RankingPasswordCost)",
+                      ap_escape_logitem(r->pool, user), rk_password_cost(acct[1]), passwords.cost);
+    }
+    return rv;
 }
 
 int rkm_connect(request_rec *r)
@@ -390,6 +438,9 @@ int rkm_connect(request_rec *r)
     throttle_keys keys;
     int64_t wait;
     uint32_t delay;
+
+    /* the whole login is bounded like a write (RKM_WRITE_WAIT_MS), from now on */
+    apr_time_t deadline = apr_time_now() + apr_time_from_msec(RKM_WRITE_WAIT_MS);
 
     apr_table_setn(r->headers_out, "Cache-Control", "no-store");
     apr_table_setn(r->headers_out, "Pragma", "no-cache");
@@ -409,8 +460,9 @@ int rkm_connect(request_rec *r)
                       ap_escape_logitem(r->pool, cred->client_id));
         apr_table_setn(r->headers_out, "Retry-After", apr_psprintf(r->pool, "%" APR_INT64_T_FMT, wait));
     }
-    else if ((rv = rkm_db_open(r, &db)) == OK) {
-        rv = check_credentials(r, &db, cred, acct, &rehash);
+    else if ((rv = rkm_db_open(r, &db)) == OK
+             && (rv = check_credentials(r, &db, cred, acct, &rehash)) == OK) {
+        rv = issue_token(r, &db, acct, cred->client_id, lifetime, rehash, deadline, token);
     }
     /* from here on, the password is of no use: it does not stay in the pool either */
     memset(cred->client_secret, 0, sizeof(cred->client_secret));
@@ -427,12 +479,6 @@ int rkm_connect(request_rec *r)
         return rkm_send_error(r, rv, "Invalid credentials");
     default:
         return rkm_send_status(r, rv);
-    }
-    if ((rv = issue_token(r, &db, acct[0], lifetime, token)) != OK) {
-        return rkm_send_status(r, rv);
-    }
-    if (rehash) {
-        rehash_password(r, &db, acct[0], acct[1], rehash, cred->client_id);
     }
     r->user = apr_pstrdup(r->pool, cred->client_id);
     ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "login from %s, user \"%s\"", r->useragent_ip,

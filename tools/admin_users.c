@@ -13,6 +13,26 @@
 #include "admin.h"
 #include "rk_token.h"
 
+/* A transaction for a change of users or tokens.  On PostgreSQL the table revision is
+ * locked first, as the module's writes do (a login locks the revision row, then reads
+ * the account again and stores its token, in one transaction): both take the locks in
+ * the same order, so that a passwd, a disable or a delete at the moment of a login
+ * waits for it, or it for them, and neither is aborted as a deadlock (this command
+ * taking the account's row first, then the revision row in the account's trigger,
+ * while the login held the revision row and wanted the account's). */
+static int begin_users(db_t *db)
+{
+    int rc = db_begin(db);
+
+    if (rc != 0 || db->sqlite) {
+        return rc;
+    }
+    if ((rc = db_lock_revision(db)) != 0) {
+        rc = db_end(db, rc);   /* rolled back */
+    }
+    return rc;
+}
+
 /* Does USER exist?  *FOUND set; 0 or an exit status. */
 static int user_exists(db_t *db, const char *user, int *found)
 {
@@ -74,7 +94,7 @@ int cmd_add(db_t *db, const opts_t *o)
     if ((rc = new_password_hash(db->pool, user, o->cost, hash)) != 0) {
         return rc;
     }
-    if ((rc = db_begin(db)) == 0) {
+    if ((rc = begin_users(db)) == 0) {
         rc = user_must(db, user, 0);
         if (rc == 0) {
             int r = apr_dbd_pvquery(db->driver, db->pool, db->handle, &n,
@@ -104,7 +124,7 @@ int cmd_passwd(db_t *db, const opts_t *o)
     if ((rc = new_password_hash(db->pool, user, o->cost, hash)) != 0) {
         return rc;
     }
-    if ((rc = db_begin(db)) == 0) {
+    if ((rc = begin_users(db)) == 0) {
         rc = db_run2(db, RK_A_ACCOUNT_PASSWORD, &n, hash, user);
         if (rc == 0 && n == 0) {
             rc = not_found(user);   /* deleted meanwhile */
@@ -128,7 +148,7 @@ int cmd_role(db_t *db, const opts_t *o)
     int rc, n = 0;
 
     if ((rc = need_organizer_schema(db, role, "role USER organizer")) != 0
-        || (rc = db_begin(db)) != 0) {
+        || (rc = begin_users(db)) != 0) {
         return rc;
     }
     rc = db_run2(db, RK_A_ACCOUNT_ROLE, &n, role, user);
@@ -147,7 +167,7 @@ static int enable_disable(db_t *db, const opts_t *o, int enable)
     const char *user = o->arg[0];
     int rc, n = 0, revoked = 0;
 
-    if ((rc = db_begin(db)) != 0) {
+    if ((rc = begin_users(db)) != 0) {
         return rc;
     }
     rc = db_run1(db, enable ? RK_A_ACCOUNT_ENABLE : RK_A_ACCOUNT_DISABLE, &n, user);
@@ -182,7 +202,7 @@ int cmd_delete(db_t *db, const opts_t *o)
     const char *user = o->arg[0];
     int rc, n = 0, revoked = 0;
 
-    if ((rc = db_begin(db)) != 0) {
+    if ((rc = begin_users(db)) != 0) {
         return rc;
     }
     /* tokens first, explicitly: no reliance on ON DELETE CASCADE */
@@ -206,7 +226,7 @@ int cmd_revoke(db_t *db, const opts_t *o)
     const char *user = o->arg[0];
     int rc, revoked = 0;
 
-    if ((rc = db_begin(db)) != 0) {
+    if ((rc = begin_users(db)) != 0) {
         return rc;
     }
     rc = user_must(db, user, 1);

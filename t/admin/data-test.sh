@@ -435,7 +435,7 @@ is "$(state "$GH")" "$s1" "the refusals changed nothing"
 # ------------------------------------------------------------------ PostgreSQL
 # The checks of this part: with --no-pg, that many are shown as skipped (and a run
 # of the part checks that it still has that many).
-PG_CHECKS=40
+PG_CHECKS=44
 PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
 if [ "$PG" = yes ]; then
     { [ -n "$PGBIN" ] && [ -x "$PGBIN/initdb" ]; } \
@@ -542,6 +542,29 @@ if [ "$PG" = yes ]; then
     expect 2 "PostgreSQL: revoke-grant when there is none"
     P "$PGE" grant porg editor --competition 42
     expect 2 "PostgreSQL: a grant on a competition that does not exist"
+
+    # ---- PostgreSQL: a change of users at the moment of a login (issue 34)
+    # The module's login locks the revision row, then touches the account (its token's
+    # key; a rehash updates it); passwd, disable and delete lock the table revision
+    # first, as the module's writes do: one waits for the other, neither is aborted as a
+    # deadlock (before, passwd took the account's row, then wanted the revision row in
+    # the account's trigger, while the login held that and wanted the account's).
+    printf 'Pg-Login-Pw\n' >"$T/in"
+    P "$PGE" --cost 4 add plogin
+    expect 0 "PostgreSQL: add plogin"
+    pq empty -c "BEGIN; SELECT 1 FROM revision WHERE id = 1 FOR UPDATE; SELECT pg_sleep(1.5);
+                 UPDATE account SET password_hash = password_hash WHERE name = 'plogin'; COMMIT;" \
+        >"$T/login.out" 2>&1 &
+    lpid=$!
+    sleep 0.5
+    printf 'Pg-Login-Pw2\n' >"$T/in"
+    P "$PGE" --cost 4 passwd plogin
+    expect 0 "PostgreSQL: passwd while a login holds the revision row and then updates the account"
+    lrc=0
+    wait "$lpid" || lrc=$?
+    ok "... the login's transaction commits too (no deadlock): $(tr '\n' ' ' <"$T/login.out")" test "$lrc" -eq 0
+    P "$PGE" disable plogin
+    expect 0 "PostgreSQL: disable (the revision locked first)"
     [ "$((n - n_before_pg))" -eq "$PG_CHECKS" ] || {
         echo "Bail out! the PostgreSQL part ran $((n - n_before_pg)) checks, PG_CHECKS says $PG_CHECKS: correct it"
         exit 1

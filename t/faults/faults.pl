@@ -8,7 +8,9 @@
 #  3. the database locked by another process past the busy timeout: a write answers
 #     503 in bounded time (no hang) while reads go on; writes work once it is free;
 #     eight writers at once all answer 503 within 5 s (the whole wait of a writer is
-#     bounded), and all later writes succeed;
+#     bounded), and all later writes succeed; a login (a write: its user read again
+#     and its token stored in one transaction) is bounded alike, alone or queued
+#     with the writers: 503 with Retry-After within 5 s;
 #  4. graceful restarts under load: every request answered, none 5xx;
 #  5. a child killed (SIGKILL) while writing: the database passes integrity_check,
 #     no lane is half-applied, and the server goes on answering;
@@ -25,6 +27,8 @@
 #  9. ./scripts/demo after an unclean stop: a pid file naming another process is
 #     removed and the demo starts; one naming the running demo refuses a second start.
 #  7b. over HTTP/2 (h2c): reads, an event stream and a long poll;
+#  and no child crash in any server's error log (under prefork, but the known crash of
+#  mod_http2, t/faults/h2prefork.pl);
 # 11-13. (t/faults/database.pl) PostgreSQL restarted and killed, under load and idle;
 #     SQLite made read-only under writers; SQLite on a full disk: only 200 or 503 with
 #     Retry-After meanwhile, every route 200 within seconds after, no httpd restart;
@@ -288,9 +292,11 @@ sub accepted_again {
     make_db($db2);
     my $moddir = `apxs -q LIBEXECDIR`;
     chomp $moddir;
+    # prefork: what tells the known crash of mod_http2 from another (at the end)
+    my $h2log = $mpm eq 'prefork' ? "LogLevel warn ranking:info http2:debug\n" : '';
     my $s = RkServer->new(dir => "$tmp/h2srv", so => $so, driver => 'sqlite3', mpm => $mpm,
                           params => "file:$db2?mode=rw",
-                          extra => "LoadModule http2_module $moddir/mod_http2.so\nProtocols h2c http/1.1");
+                          extra => "LoadModule http2_module $moddir/mod_http2.so\nProtocols h2c http/1.1\n$h2log");
     push @servers, $s;
     my $judge = $s->login('judge', 'judge');
     my $url = "http://127.0.0.1:$s->{port}/api";
@@ -331,6 +337,7 @@ sub accepted_again {
                           params => "file:$db2?mode=rw", extra => <<"CONF");
 LoadModule http2_module $moddir/mod_http2.so
 Protocols h2c http/1.1
+$h2log
 StartServers 1
 ServerLimit 1
 MaxRequestWorkers 25
@@ -445,8 +452,53 @@ ok(defined $judge && defined $demo, 'logins on the shared database');
     ok($took < 5, sprintf('locked database: a write answers within 5 s (%.2f s)', $took));
     ($code) = $s->call('GET', '/competition/2/heat/253/line/', $demo);
     ok($code == 200, 'locked database: reads go on (WAL)');
+    # a login is a write (its user read again, the token stored, in one transaction),
+    # bounded like one: 503 with Retry-After within 5 s, not 6.9 s of statements each
+    # waiting out SQLite's busy timeout
+    $t0 = time;
+    my $res;
+    ($code, $data, $res) = $s->call('POST', '/connect', undef, { client_id => 'demo', client_secret => 'demo' });
+    $took = time - $t0;
+    ok(is_503_json($code, $data) && ($res->header('Retry-After') // '') eq '1',
+       "locked database: /connect answers 503 JSON with Retry-After ($code)");
+    ok($took < 5, sprintf('locked database: /connect answers within 5 s (%.2f s)', $took));
     print $locker "ROLLBACK;\n.quit\n";
     close $locker;
+    ok(defined $s->login('demo', 'demo'), 'locked database: /connect works once free');
+
+    # a password set while a login waits for the lock (its password checked against
+    # the old hash): the login is refused, its user being read again in the token's
+    # transaction, rather than given a token of the old password
+    my $old = `runuser -u www-data -- sqlite3 '$db' "SELECT password_hash FROM account WHERE name = 'demo'"`;
+    chomp $old;
+    open $locker, '|-', 'runuser -u www-data -- sqlite3 ' . $db or die "sqlite3: $!";
+    select((select($locker), $| = 1)[0]);
+    print $locker "BEGIN IMMEDIATE;\n";
+    sleep 0.3;
+    pipe(my $rd, my $wr) or die "pipe: $!";
+    my $pid = fork // die "fork: $!";
+    if (!$pid) {
+        close $rd;
+        my ($c) = $s->call('POST', '/connect', undef, { client_id => 'demo', client_secret => 'demo' },
+                           LWP::UserAgent->new(keep_alive => 0, timeout => 30));
+        print $wr "$c\n";
+        close $wr;
+        _exit(0);
+    }
+    close $wr;
+    sleep 1;
+    print $locker "UPDATE account SET password_hash = (SELECT password_hash FROM account "
+        . "WHERE name = 'judge') WHERE name = 'demo';\nCOMMIT;\n.quit\n";
+    close $locker;
+    chomp(my $got = readline($rd) // '');
+    waitpid $pid, 0;
+    ok($got eq '401', "a password set while a login waits for the lock: the login is 401 ($got)");
+    like($s->error_log, qr/login failed from [^:]+: user changed meanwhile, user "demo"/,
+         '... and the error log says why');
+    ok(defined $s->login('demo', 'judge'), '... the new password logs in');
+    system('runuser', '-u', 'www-data', '--', 'sqlite3', $db,
+           "UPDATE account SET password_hash = '$old' WHERE name = 'demo'") == 0 or die "restore\n";
+    ok(defined $s->login('demo', 'demo'), '... and the old one again once it is put back');
     ($code, $data) = $s->call('PUT', $lane, $judge, { score => '112 kg' });
     ok($code == 200 && $data->{voie}{score} eq '112 kg', 'locked database: writes work once free');
     ($code, $data) = $s->call('GET', $lane, $demo);
@@ -465,15 +517,17 @@ ok(defined $judge && defined $demo, 'logins on the shared database');
     my $burst = sub {
         my ($tag) = @_;
         my @kids;
-        for my $i (0 .. 7) {
+        for my $i (0 .. 8) {
             pipe(my $rd, my $wr) or die "pipe: $!";
             my $pid = fork // die "fork: $!";
             if (!$pid) {
                 close $rd;
                 my $ua = LWP::UserAgent->new(keep_alive => 0, timeout => 60);
                 my $t0 = time;
-                my ($code, $data, $res) = $s->call('PUT', $lanes[$i % 3], $judge,
-                                                   { score => (120 + $i) . ' kg' }, $ua);
+                # the ninth is a login, queued with the writers (a write too)
+                my ($code, $data, $res) = $i == 8
+                    ? $s->call('POST', '/connect', undef, { client_id => 'demo', client_secret => 'demo' }, $ua)
+                    : $s->call('PUT', $lanes[$i % 3], $judge, { score => (120 + $i) . ' kg' }, $ua);
                 printf $wr "%d %.3f %s %s\n", $code, time - $t0, $res->header('Retry-After') // '-',
                     ($data && $data->{status}) // '-';
                 close $wr;
@@ -498,6 +552,10 @@ ok(defined $judge && defined $demo, 'logins on the shared database');
     my $t0 = time;
     my @res = $burst->('locked');
     my $all = time - $t0;
+    my $login = pop @res;
+    ok($login->[0] == 503 && $login->[3] eq 'error' && $login->[2] eq '1' && $login->[1] < 5,
+       sprintf('a login queued with them: 503 JSON with Retry-After within 5 s (%s in %.2f s)',
+               $login->[0], $login->[1]));
     my @not503 = grep { $_->[0] != 503 || $_->[3] ne 'error' || $_->[2] eq '-' } @res;
     my ($slowest) = sort { $b <=> $a } map { $_->[1] } @res;
     ok(!@not503, '8 writers against a held lock: all 503 JSON with Retry-After'
@@ -508,7 +566,7 @@ ok(defined $judge && defined $demo, 'logins on the shared database');
     close $locker;
     @res = $burst->('free');
     my @failed = grep { $_->[0] != 200 } @res;
-    ok(!@failed, '8 writers once the lock is gone: all 200'
+    ok(!@failed, '8 writers and a login once the lock is gone: all 200'
        . (@failed ? ' (got ' . join(', ', map { $_->[0] } @failed) . ')' : ''));
     my @later = map { ($s->call('PUT', $lanes[$_], $judge, { score => (130 + $_) . ' kg' }))[0] } 0 .. 2;
     ok(!(grep { $_ != 200 } @later), "later writes one by one: all 200 (@later)");
@@ -843,9 +901,21 @@ FaultsDb::run($so, $mpm, $tmp, \@servers);
 require(dirname(abs_path(__FILE__)) . '/capacity.pl');
 FaultsCap::run($so, $mpm, $tmp, \@servers);
 
-my @errors = grep { /AddressSanitizer|runtime error:|segfault|Segmentation/ } map { split /\n/, $_->error_log } @servers;
-ok(!@errors, 'no crash or sanitizer report in the error logs');
+# Under prefork, a child stopped while its HTTP/2 connection waits for a stream's worker
+# crashes in mod_http2 (doc/operations.md, "HTTP/2 under prefork"; t/faults/h2prefork.pl
+# shows it without mod_ranking): that one, told by its AH10020 line, is reported, not
+# failed; any other crash fails.
+my (@errors, @known);
+for my $srv (@servers) {
+    my $log = $srv->error_log;
+    for my $line (grep { /AddressSanitizer|runtime error:|segfault|Segmentation/ } split /\n/, $log) {
+        push @{ $mpm eq 'prefork' && RkServer::known_h2_prefork_crash($log, $line) ? \@known : \@errors }, $line;
+    }
+}
+ok(!@errors, 'no crash or sanitizer report in the error logs'
+   . (@known ? sprintf(' (but %d known crash(es) of mod_http2 under prefork)', scalar @known) : ''));
 print "# $_\n" for @errors;
+print "# known, mod_http2 under prefork: $_\n" for @known;
 
 cleanup();
 exit RkServer::done();

@@ -146,6 +146,8 @@ sub auth { return (Authorization => "Bearer $_[0]") }
 #   server's user (so that a -wal
 #   or -shm file it creates stays usable by the server's children), stdin from TEXT
 #   (else /dev/null).  Dies when the command is missing: that is a failure, not a skip.
+#   It returns once what it changed shows in every child (settle), unless nosettle is
+#   given: { nosettle => 1 } returns at once (a test of the bound itself).
 # RankingRevisionCheck of t/conf/extra.conf.in (milliseconds): after a change made by
 # hand, a read of the server may show the former data for that long.
 our $REVISION_CHECK_MS = 300;
@@ -176,7 +178,7 @@ sub admin {
     my $out = <$fh> // '';
     close $fh;
     my $rc = $? >> 8;
-    settle();   # what it changed shows in every child of the server
+    settle() unless $o->{nosettle};   # what it changed shows in every child of the server
     return ($rc, $out);
 }
 

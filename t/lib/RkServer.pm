@@ -132,6 +132,18 @@ sub login {
     return $code == 200 ? $data->{access_token} : undef;
 }
 
+# Whether LINE of the error log LOG (a child's "exit signal Segmentation fault") is the
+# known crash of mod_http2 under prefork (doc/operations.md, "HTTP/2 under prefork"): a
+# child stopped while its HTTP/2 connection waits for a stream's worker, whose h2
+# session is then cleaned up by the child's pool, after mod_http2's workers are gone
+# (mod_http2 logs AH10020 for it at LogLevel http2:debug, just before the crash).
+sub known_h2_prefork_crash {
+    my ($log, $line) = @_;
+    my ($pid) = $line =~ /AH0005[12]: child pid (\d+) exit signal Segmentation fault/ or return 0;
+    return $log =~ /\[pid $pid:tid \d+\][^\n]*AH10020: h2_session\([^)]*\): session cleanup triggered by pool cleanup/
+           ? 1 : 0;
+}
+
 sub error_log {
     my $self = shift;
     local (@ARGV, $/) = ("$self->{dir}/logs/error_log");
