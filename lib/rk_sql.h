@@ -163,6 +163,28 @@ typedef struct {
 void rk_lane_args_pack(const rk_lane_patch *patch, const char *heat, const char *lane,
                        const rk_lane_now *now, rk_lane_args *out);
 
+/* A lane's score, tiebreak, score_status and published values (NULL: null). */
+typedef struct {
+    const char *score, *tiebreak, *status, *published_score, *published_tiebreak;
+} rk_lane_state;
+
+typedef enum {
+    RK_LANE_STATE_OK = 0,
+    RK_LANE_STATE_STATUS,               /* score_status does not go with the score */
+    RK_LANE_STATE_PUBLISHED_SCORE,      /* a validated lane that does not publish its score */
+    RK_LANE_STATE_PUBLISHED_TIEBREAK    /* ... or its tiebreak */
+} rk_lane_state_field;
+
+/* Is S a state the API leaves a lane in (rk_lane_args_pack, RK_Q_LANE_VALIDATE, the
+ * upgrade to schema 3)?  score_status is null without a score, 'entered' or
+ * 'validated' with one; a 'validated' lane publishes its score and tiebreak as they
+ * are.  Otherwise the published values are free: a validated competition keeps
+ * what it published when the score is taken off or entered again, an 'immediate'
+ * one publishes a tiebreak without score.  Returns RK_LANE_STATE_OK, or the first
+ * field that is wrong with *WHY (a message without the field's name; "Invalid body"
+ * is not part of it: the API never takes these fields in a body). */
+rk_lane_state_field rk_lane_state_check(const rk_lane_state *s, const char **why);
+
 /* Shared with the administration command (tools/), so that both agree. */
 
 /* The schema version this code needs (table schema_version; a database without that

@@ -1,6 +1,7 @@
 /* rk_sql_lane.c: the arguments of a lane PUT's statements (rk_lane_args_pack, see
  * rk_sql.h): what the update sets, keeps or publishes, from the lane as it is in the
- * write's transaction. */
+ * write's transaction; and the states those writes leave a lane in
+ * (rk_lane_state_check, which the administration command's import applies). */
 #include <stdio.h>
 #include <string.h>
 
@@ -51,4 +52,32 @@ void rk_lane_args_pack(const rk_lane_patch *patch, const char *heat, const char 
     out->conflict[1] = lane;
     out->conflict[2] = out->number;
     out->conflict[3] = out->update[3];
+}
+
+rk_lane_state_field rk_lane_state_check(const rk_lane_state *s, const char **why)
+{
+    *why = NULL;
+    if (s->status && strcmp(s->status, "entered") != 0 && strcmp(s->status, "validated") != 0) {
+        *why = "score_status is null, entered or validated";
+        return RK_LANE_STATE_STATUS;
+    }
+    if (!s->score && s->status) {
+        *why = "a lane without a score has no score_status (null)";
+        return RK_LANE_STATE_STATUS;
+    }
+    if (s->score && !s->status) {
+        *why = "a lane with a score is entered or validated, not null";
+        return RK_LANE_STATE_STATUS;
+    }
+    if (s->status && strcmp(s->status, "validated") == 0) {
+        if (!same_text(s->published_score, s->score)) {
+            *why = "a validated lane publishes its score: published_score is the score";
+            return RK_LANE_STATE_PUBLISHED_SCORE;
+        }
+        if (!same_text(s->published_tiebreak, s->tiebreak)) {
+            *why = "a validated lane publishes its tiebreak: published_tiebreak is the tiebreak";
+            return RK_LANE_STATE_PUBLISHED_TIEBREAK;
+        }
+    }
+    return RK_LANE_STATE_OK;
 }

@@ -214,9 +214,10 @@ int data_select(db_t *db, const char *sql, int nargs, const char **args, int nco
  * rows it changed.  0 or an exit status. */
 int data_run_n(db_t *db, const char *sql, int nargs, const char **args, int *nrows);
 
-/* Refuse a database older than schema version 2 (the columns of export and import)
- * for COMMAND.  0 or an exit status. */
-int need_version_2(db_t *db, const char *command);
+/* Refuse a database older than schema version VERSION for COMMAND, saying to
+ * upgrade (export, import and import-spots: 3, the columns of their documents).
+ * 0 or an exit status. */
+int need_version(db_t *db, const char *command, int version);
 
 /* Say that there is no competition CID; returns EXIT_USER. */
 int no_competition(const char *cid);

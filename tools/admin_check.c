@@ -54,12 +54,18 @@ static void check_top(import_check *c, json_t *json)
         }
     }
     v = json_object_get(json, "version");
+    c->version = ADMIN_DOC_VERSION;
     if (!v) {
         admin_fail(&c->k, "version", "missing");
     }
-    else if (!json_is_integer(v) || json_integer_value(v) != ADMIN_DOC_VERSION) {
-        admin_fail(&c->k, "version", "must be %d (this ranking-admin reads version %d "
-                   "documents)", ADMIN_DOC_VERSION, ADMIN_DOC_VERSION);
+    else if (!json_is_integer(v) || json_integer_value(v) < ADMIN_DOC_VERSION_OLDEST
+             || json_integer_value(v) > ADMIN_DOC_VERSION) {
+        admin_fail(&c->k, "version", "must be %d to %d (this ranking-admin reads version %d "
+                   "to %d documents)", ADMIN_DOC_VERSION_OLDEST, ADMIN_DOC_VERSION,
+                   ADMIN_DOC_VERSION_OLDEST, ADMIN_DOC_VERSION);
+    }
+    else {
+        c->version = (int)json_integer_value(v);
     }
 }
 
@@ -78,7 +84,8 @@ static int read_list(import_check *c, admin_table t, json_t *list)
     }
     for (n = 0; n < json_array_size(list); n++) {
         const char *path = apr_psprintf(p, "%s[%" APR_SIZE_T_FMT "]", def->key, n);
-        const char **row = admin_read_row(&c->k, path, t, json_array_get(list, n));
+        const char **row = admin_read_row(&c->k, path, t, json_array_get(list, n),
+                                          c->version);
         void *first;
 
         if (!row) {
@@ -119,7 +126,8 @@ static int read_tables(import_check *c, json_t *json)
             ok = 0;
         }
         else if (t == AD_COMPETITION) {
-            const char **row = admin_read_row(&c->k, def->key, (admin_table)t, list);
+            const char **row = admin_read_row(&c->k, def->key, (admin_table)t, list,
+                                              c->version);
 
             if (row) {
                 APR_ARRAY_PUSH(c->doc->rows[t], const char **) = row;
@@ -277,6 +285,7 @@ admin_import *admin_doc_check(apr_pool_t *p, json_t *json, const admin_doc *base
         return NULL;
     }
     check_top(&c, json);
+    c.im->version = c.version;
     if (!read_tables(&c, json) || c.k.nerrors) {
         return NULL;
     }

@@ -22,10 +22,12 @@ void admin_fail(admin_checker *k, const char *path, const char *fmt, ...)
 /* What V is, for messages: "an object", "a string", ... */
 const char *admin_type_name(const json_t *v);
 
-/* Read the object O of table T at PATH into a row (its columns' values as text, in
- * K's pool): every column present, of its type and range, no other key.  NULL after
- * errors. */
-const char **admin_read_row(admin_checker *k, const char *path, admin_table t, json_t *o);
+/* Read the object O of table T at PATH, of a document of version VERSION, into a row
+ * (its columns' values as text, in K's pool): every column of that version present,
+ * of its type and range, no other key; a version 1 row completed by
+ * admin_row_upgrade.  NULL after errors. */
+const char **admin_read_row(admin_checker *k, const char *path, admin_table t, json_t *o,
+                            int version);
 
 /* ------------------------------------------------------------------ an import's checks */
 
@@ -45,6 +47,7 @@ typedef struct {
     apr_hash_t *doc_ids[AD_NTABLES];    /* id -> index + 1 (as a pointer), doc rows */
     apr_hash_t *base_ids[AD_NTABLES];   /* id -> row: the database's rows */
     const char *cid;                    /* the document's competition id */
+    int version;                        /* the document's version */
 } import_check;
 
 /* Where a merged row is named in messages: "lanes[3]", "lane 7 in the database". */

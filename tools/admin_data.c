@@ -97,13 +97,14 @@ static int data_run(db_t *db, const char *sql, int nargs, const char **args)
     return data_run_n(db, sql, nargs, args, NULL);
 }
 
-/* The columns of a competition (ranking, a lane's tiebreak) as export and import
- * know them came with schema version 2. */
-int need_version_2(db_t *db, const char *command)
+/* A command that needs schema version VERSION: the columns of a competition as
+ * export and import know them came with version 3 (publication, advance, a lane's
+ * score_status and published values; 2: ranking, a lane's tiebreak). */
+int need_version(db_t *db, const char *command, int version)
 {
     int v = 0, rc = db_schema_version(db, &v);
 
-    if (rc == 0 && v < 2) {
+    if (rc == 0 && v < version) {
         admin_err("%s is at schema version %d, too old for '%s': run '" PROG " upgrade'",
                   db->what, v, command);
         rc = EXIT_DB;
@@ -162,7 +163,7 @@ int cmd_export(db_t *db, const opts_t *o)
 {
     admin_doc *d = NULL;
     json_t *json;
-    int rc = need_version_2(db, "export");
+    int rc = need_version(db, "export", 3);
 
     if (rc == 0) {
         rc = read_competition(db, o->arg_id, &d);
@@ -320,7 +321,7 @@ int cmd_import(db_t *db, const opts_t *o)
     }
     cid = admin_doc_competition_id(json);
     cid = cid ? apr_pstrdup(db->pool, cid) : NULL;
-    rc = need_version_2(db, "import");
+    rc = need_version(db, "import", 3);
     if (rc == 0) {
         rc = data_begin(db);
     }
@@ -435,7 +436,7 @@ int cmd_import_spots(db_t *db, const opts_t *o)
     if ((rc = admin_read_input(db->pool, o->arg[1], &buf, &len)) != 0) {
         return rc;
     }
-    rc = need_version_2(db, "import-spots");
+    rc = need_version(db, "import-spots", 3);
     if (rc == 0) {
         rc = data_begin(db);
     }

@@ -16,6 +16,8 @@ static const char *const competition_status[] = { "upcoming", "in_progress", "fi
 static const char *const rankings[] = { "places", "chart100", NULL };
 static const char *const scorings[] = { "time", "reps", "load", "points", NULL };
 static const char *const heat_status[] = { "scheduled", "running", "finished", NULL };
+static const char *const publications[] = { "immediate", "validated", NULL };
+static const char *const score_statuses[] = { "entered", "validated", NULL };
 
 static const admin_col competition_cols[] = {
     { "id", AC_ID, 0, 0, NULL },
@@ -26,6 +28,9 @@ static const admin_col competition_cols[] = {
     { "timezone", AC_NTEXT, 0, 0, NULL },
     { "status", AC_ENUM, 0, 0, competition_status },
     { "ranking", AC_ENUM, 0, 0, rankings },
+    /* schema version 3 (document version 2): as the API's (rk_resource.c) */
+    { "publication", AC_ENUM, 0, 0, publications },
+    { "advance", AC_NINT, 1, RK_RES_INT_MAX, NULL },
 };
 static const admin_col wod_cols[] = {
     { "id", AC_ID, 0, 0, NULL },
@@ -66,17 +71,42 @@ static const admin_col lane_cols[] = {
     { "spot_id", AC_REF, 0, 0, NULL },
     { "score", AC_SCORE, 0, 0, NULL },
     { "tiebreak", AC_SCORE, 0, 0, NULL },
+    /* schema version 3 (document version 2): how they go together is
+     * rk_lane_state_check's (admin_scores.c) */
+    { "score_status", AC_NENUM, 0, 0, score_statuses },
+    { "published_score", AC_SCORE, 0, 0, NULL },
+    { "published_tiebreak", AC_SCORE, 0, 0, NULL },
 };
 
+/* the columns, then how many a version 1 document has */
 #define COLS(a) a, (int)(sizeof(a) / sizeof(a[0]))
+#define ALL(a) COLS(a), (int)(sizeof(a) / sizeof(a[0]))
 const admin_table_def admin_tables[AD_NTABLES] = {
-    [AD_COMPETITION] = { "competition", "competition", "competition", COLS(competition_cols) },
-    [AD_WOD] = { "wod", "wods", "wod", COLS(wod_cols) },
-    [AD_SPOT] = { "spot", "spots", "spot", COLS(spot_cols) },
-    [AD_ZONE] = { "zone", "zones", "zone", COLS(zone_cols) },
-    [AD_HEAT] = { "heat", "heats", "heat", COLS(heat_cols) },
-    [AD_LANE] = { "lane", "lanes", "lane", COLS(lane_cols) },
+    [AD_COMPETITION] = { "competition", "competition", "competition", COLS(competition_cols),
+                         AD_COMPETITION_PUBLICATION },
+    [AD_WOD] = { "wod", "wods", "wod", ALL(wod_cols) },
+    [AD_SPOT] = { "spot", "spots", "spot", ALL(spot_cols) },
+    [AD_ZONE] = { "zone", "zones", "zone", ALL(zone_cols) },
+    [AD_HEAT] = { "heat", "heats", "heat", ALL(heat_cols) },
+    [AD_LANE] = { "lane", "lanes", "lane", COLS(lane_cols), AD_LANE_STATUS },
 };
+
+void admin_row_upgrade(admin_table t, const char **row)
+{
+    switch (t) {
+    case AD_COMPETITION:
+        row[AD_COMPETITION_PUBLICATION] = "immediate";
+        row[AD_COMPETITION_ADVANCE] = NULL;
+        break;
+    case AD_LANE:
+        row[AD_LANE_STATUS] = row[AD_LANE_SCORE] ? "entered" : NULL;
+        row[AD_LANE_PUBLISHED_SCORE] = row[AD_LANE_SCORE];
+        row[AD_LANE_PUBLISHED_TIEBREAK] = row[AD_LANE_TIEBREAK];
+        break;
+    default:
+        break;
+    }
+}
 
 admin_doc *admin_doc_make(apr_pool_t *p)
 {

@@ -4,14 +4,21 @@
  * import admin_check.c's (the shape of a row admin_shape.c's); the command (admin_data.c) reads and writes the rows.
  *
  * The document (keys in this order, every key always present, no other key):
- *   {"version":1,
- *    "competition":{id,name,location,start_date,end_date,timezone,status,ranking},
+ *   {"version":2,
+ *    "competition":{id,name,location,start_date,end_date,timezone,status,ranking,
+ *                   publication,advance},
  *    "wods":[{id,competition_id,name,description,position,scoring,time_cap},...],
  *    "spots":[{id,competition_id,name,division,affiliate,bib},...],
  *    "zones":[{id,competition_id,name,lane_count},...],
  *    "heats":[{id,competition_id,zone_id,wod_id,number,start_time,status},...],
- *    "lanes":[{id,heat_id,number,spot_id,score,tiebreak},...],
+ *    "lanes":[{id,heat_id,number,spot_id,score,tiebreak,score_status,
+ *              published_score,published_tiebreak},...],
  *    "origin":{"tags":{"competition":{ID:TAG},"wods":{ID:TAG,...},...}}}
+ * Version 1 (the release before schema version 3) is the same without the
+ * competition's publication and advance and the lanes' score_status and published_*
+ * (the last columns of their tables: ncols_v1 below): import still reads it, each
+ * missing value being what the upgrade to schema 3 gives a row (admin_row_upgrade),
+ * and its origin's tags are of the version 1 columns (admin_origin.c).
  * "origin" is export's (admin_origin.c): what the document was made from; a
  * document without it (written by hand) is imported as it says.  An import may
  * leave out an empty list (and the origin); export writes every key.
@@ -29,7 +36,8 @@
 #include <apr_tables.h>
 #include <jansson.h>
 
-#define ADMIN_DOC_VERSION 1
+#define ADMIN_DOC_VERSION 2         /* what export writes */
+#define ADMIN_DOC_VERSION_OLDEST 1  /* the oldest import reads */
 
 typedef enum {
     AD_COMPETITION = 0,
@@ -50,6 +58,7 @@ typedef enum {
     AC_INT,         /* an integer from min to max */
     AC_NINT,        /* an integer from min to max, or null */
     AC_ENUM,        /* one of the strings of values */
+    AC_NENUM,       /* one of the strings of values, or null */
     AC_DATE,        /* "YYYY-MM-DD" (a real date) or null */
     AC_INSTANT,     /* "YYYY-MM-DDTHH:MM:SSZ" (a real date and time) or null */
     AC_SCORE        /* a string of at most 64 code points, or null (the scoring's
@@ -69,6 +78,7 @@ typedef struct {
     const char *sql;                /* the table's name in SQL */
     const admin_col *cols;
     int ncols;
+    int ncols_v1;                   /* the first ones: those of a version 1 document */
 } admin_table_def;
 
 extern const admin_table_def admin_tables[AD_NTABLES];
@@ -80,7 +90,10 @@ enum {
     AD_ZONE_LANE_COUNT = 3,
     AD_HEAT_ZONE = 2, AD_HEAT_WOD = 3,
     AD_LANE_HEAT = 1, AD_LANE_NUMBER = 2, AD_LANE_SPOT = 3, AD_LANE_SCORE = 4,
-    AD_LANE_TIEBREAK = 5
+    AD_LANE_TIEBREAK = 5,
+    /* schema version 3's, not in a version 1 document */
+    AD_COMPETITION_PUBLICATION = 8, AD_COMPETITION_ADVANCE = 9,
+    AD_LANE_STATUS = 6, AD_LANE_PUBLISHED_SCORE = 7, AD_LANE_PUBLISHED_TIEBREAK = 8
 };
 
 /* A competition's rows: rows[t] is an array of (const char **) rows of table t;
@@ -97,6 +110,13 @@ admin_doc *admin_doc_make(apr_pool_t *p);
 
 /* Append a row of table T (ncols values, copied into P). */
 void admin_doc_add(apr_pool_t *p, admin_doc *d, admin_table t, const char *const *values);
+
+/* Fill the columns of ROW of table T that a version 1 document lacks (from
+ * ncols_v1 on) with what the upgrade to schema 3 (sql/upgrade/sqlite/003.sql and
+ * pgsql/003.sql) gives an existing row: publication 'immediate', no advance;
+ * score_status 'entered' when there is a score (else null), the score and tiebreak
+ * published as they are.  The values point into ROW or are static. */
+void admin_row_upgrade(admin_table t, const char **row);
 
 /* The document as JSON (the form above), a new reference; NULL when out of memory
  * or when a value in the rows is not what its column holds (an integer column that
@@ -118,6 +138,7 @@ typedef struct {
      * have, to delete (arrays of const char *) */
     apr_array_header_t *remove[AD_NTABLES];
     int competition_exists;
+    int version;                    /* the document's version */
 } admin_import;
 
 /* Check the document JSON against the competition's rows in the database (BASE:
@@ -131,7 +152,9 @@ typedef struct {
  * numbers within the heat's zone (1 to its lane_count, 1 to 999 without zone) and
  * unique in a heat, a spot in at most one lane of a heat, bibs unique in the
  * competition, each score by the scoring and cap of its heat's WOD (rk_score.h) and
- * each tiebreak a time.
+ * each tiebreak a time, each lane's score_status and published values as the API
+ * leaves them (rk_lane_state_check) and its published tiebreak a time.  A version 1
+ * document's rows get the values admin_row_upgrade gives.
  *
  * Returns the plan in P when the document is accepted, else NULL with the errors
  * (strings "PATH: message", in document order) appended to ERRORS (an array of
@@ -144,6 +167,14 @@ admin_import *admin_doc_check(apr_pool_t *p, json_t *json, const admin_doc *base
 
 /* The tag of ROW of table T (16 hex digits, in P): a hash of its columns' values. */
 const char *admin_row_tag(apr_pool_t *p, admin_table t, const char *const *row);
+
+/* The tag a version VERSION export gave ROW (a row of every column, as the database
+ * has it now): admin_row_tag for the current version; for version 1, the hash of
+ * its version 1 columns when the others are what admin_row_upgrade gives (the row
+ * as that export saw it, upgraded since), else NULL (a row no version 1 export can
+ * have given: it changed since). */
+const char *admin_row_tag_version(apr_pool_t *p, admin_table t, const char *const *row,
+                                  int version);
 
 /* Add to the exported document JSON the key "origin": {"tags": {KEY: {ID: TAG}}}, the
  * tag of every row of D by table.  0, or -1 when out of memory. */

@@ -249,7 +249,7 @@ int cmd_generate_heats(db_t *db, const opts_t *o)
     if (!rk_id_valid(ids[2], strlen(ids[2]))) {
         return admin_usage_error("invalid WOD id '%s'", ids[2]);
     }
-    if ((rc = need_version_2(db, "generate-heats")) != 0 || (rc = admin_rank(db, ids[0], &lb)) != 0) {
+    if ((rc = need_version(db, "generate-heats", 2)) != 0 || (rc = admin_rank(db, ids[0], &lb)) != 0) {
         return rc;
     }
     board_divisions(p, lb, &divs, &ndivs);

@@ -9,6 +9,11 @@
  * the table's order).  The tags depend on the rows only: the same rows give the
  * same document on SQLite and PostgreSQL, and export, import, export the same bytes.
  *
+ * A version 1 document's tags are of its columns (the ones before schema version 3):
+ * a row of the database matches one when its other columns are what the upgrade
+ * gave it (admin_row_upgrade) and its version 1 columns have that tag; a row whose
+ * new columns changed since (a validation, a publication) changed since the export.
+ *
  * import, given the rows the database has now: a row of the document that differs
  * from the database's row of that id overwrites it; that is a conflict when the
  * database's row is not the one exported (its tag differs from the origin's, or the
@@ -29,14 +34,15 @@
 
 #define TAG_LEN 16
 
-const char *admin_row_tag(apr_pool_t *p, admin_table t, const char *const *row)
+/* The tag of the first NCOLS columns of ROW. */
+static const char *row_tag(apr_pool_t *p, int ncols, const char *const *row)
 {
     rk_sha256_ctx ctx;
     char hex[RK_HASH_HEX + 1], len[24];
     int c;
 
     rk_sha256_init(&ctx);
-    for (c = 0; c < admin_tables[t].ncols; c++) {
+    for (c = 0; c < ncols; c++) {
         if (!row[c]) {
             rk_sha256_update(&ctx, "N", 1);
             continue;
@@ -47,6 +53,36 @@ const char *admin_row_tag(apr_pool_t *p, admin_table t, const char *const *row)
     }
     rk_sha256_final_hex(&ctx, hex);
     return apr_pstrmemdup(p, hex, TAG_LEN);
+}
+
+const char *admin_row_tag(apr_pool_t *p, admin_table t, const char *const *row)
+{
+    return row_tag(p, admin_tables[t].ncols, row);
+}
+
+static int same_text(const char *a, const char *b)
+{
+    return a && b ? strcmp(a, b) == 0 : a == b;
+}
+
+const char *admin_row_tag_version(apr_pool_t *p, admin_table t, const char *const *row,
+                                  int version)
+{
+    const admin_table_def *def = &admin_tables[t];
+    const char **up;
+    int c;
+
+    if (version != 1) {
+        return admin_row_tag(p, t, row);
+    }
+    up = apr_pmemdup(p, row, (size_t)def->ncols * sizeof(*up));
+    admin_row_upgrade(t, up);
+    for (c = def->ncols_v1; c < def->ncols; c++) {
+        if (!same_text(up[c], row[c])) {
+            return NULL;
+        }
+    }
+    return row_tag(p, def->ncols_v1, row);
 }
 
 int admin_origin_add(apr_pool_t *p, json_t *json, const admin_doc *d)
@@ -90,16 +126,20 @@ static const char *shown(apr_pool_t *p, const char *v)
 /* The columns where the database's row DB and the document's DOC of table T
  * differ: "score \"245\" in the database, null in the document; ...". */
 static const char *differences(apr_pool_t *p, admin_table t, const char **db,
-                               const char **doc)
+                               const char **doc, int version)
 {
     const char *out = "";
     int c;
 
     for (c = 1; c < admin_tables[t].ncols; c++) {
-        if ((!db[c] != !doc[c]) || (db[c] && strcmp(db[c], doc[c]) != 0)) {
+        if (!same_text(db[c], doc[c])) {
+            /* a value a version 1 document lacks: the upgrade's (admin_row_upgrade) */
+            int v1 = version == 1 && c >= admin_tables[t].ncols_v1;
+
             out = apr_pstrcat(p, out, *out ? "; " : "", admin_tables[t].cols[c].name, " ",
                               shown(p, db[c]), " in the database, ", shown(p, doc[c]),
-                              " in the document", NULL);
+                              v1 ? " from the version 1 document (which has no such field)"
+                              : " in the document", NULL);
         }
     }
     return out;
@@ -155,26 +195,29 @@ static void table_conflicts(admin_checker *k, const admin_import *im, const admi
         const char *was = o ? json_string_value(o) : NULL, *tag;
 
         db = apr_hash_get(now, doc[0], APR_HASH_KEY_STRING);
-        tag = db ? admin_row_tag(p, t, db) : NULL;
-        if (db && strcmp(tag, admin_row_tag(p, t, doc)) == 0) {
+        if (db && strcmp(admin_row_tag(p, t, db), admin_row_tag(p, t, doc)) == 0) {
             continue;       /* nothing overwritten */
         }
+        /* the database's row as the document's version tags it (NULL: not a row
+         * that version could have been exported from) */
+        tag = db ? admin_row_tag_version(p, t, db, im->version) : NULL;
         if (was && !db) {
             admin_fail(k, path, "%s %s was deleted from the database since the export: the "
                        "import would bring it back", def->name, doc[0]);
         }
-        else if (db && (!was || strcmp(was, tag) != 0)) {
+        else if (db && (!was || !tag || strcmp(was, tag) != 0)) {
             admin_fail(k, path, "%s %s %s the database since the export: %s", def->name,
                        doc[0], was ? "changed in" : "was added to",
-                       differences(p, t, db, doc));
+                       differences(p, t, db, doc, im->version));
         }
     }
     for (i = 0; i < im->remove[t]->nelts; i++) {
         const char *id = APR_ARRAY_IDX(im->remove[t], i, const char *);
         const char **db = apr_hash_get(now, id, APR_HASH_KEY_STRING);
+        const char *tag = admin_row_tag_version(p, t, db, im->version);
         json_t *o = json_object_get(tags, id);
 
-        if (!o || strcmp(json_string_value(o), admin_row_tag(p, t, db)) != 0) {
+        if (!o || !tag || strcmp(json_string_value(o), tag) != 0) {
             admin_fail(k, NULL, "%s %s %s the database since the export: --replace would "
                        "delete it", def->name, id, o ? "changed in" : "was added to");
         }

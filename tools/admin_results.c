@@ -198,7 +198,7 @@ int cmd_export_results(db_t *db, const opts_t *o)
     json_t *json, *divs;
     int rc;
 
-    rc = need_version_2(db, "export-results");
+    rc = need_version(db, "export-results", 2);
     if (rc == 0) {
         rc = read_rows(db, o->arg_id, &rows);
     }

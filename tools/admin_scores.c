@@ -10,6 +10,7 @@
 #include "admin_doc.h"
 #include "admin_values.h"
 #include "rk_score.h"
+#include "rk_sql.h"
 
 /* What rk_score.h says of a refused value, without the API's "Invalid body: ". */
 static const char *plain(const char *why)
@@ -150,8 +151,36 @@ void admin_check_stored_scores(import_check *c)
     }
 }
 
+/* The score_status and published values of the document's lane ROW at PATH: as the
+ * API leaves them (rk_lane_state_check, the module's rule), the published tiebreak
+ * a time.  The published score is not read by the WOD: it is the score of the last
+ * validation, which a WOD's new rules do not change (the API's neither). */
+static void check_lane_status(import_check *c, const char *path, const char **row)
+{
+    static const char *const field[] = {
+        [RK_LANE_STATE_STATUS] = ".score_status",
+        [RK_LANE_STATE_PUBLISHED_SCORE] = ".published_score",
+        [RK_LANE_STATE_PUBLISHED_TIEBREAK] = ".published_tiebreak",
+    };
+    rk_lane_state st = { row[AD_LANE_SCORE], row[AD_LANE_TIEBREAK], row[AD_LANE_STATUS],
+                         row[AD_LANE_PUBLISHED_SCORE], row[AD_LANE_PUBLISHED_TIEBREAK] };
+    const char *why;
+    rk_lane_state_field f = rk_lane_state_check(&st, &why);
+    rk_score s;
+
+    if (f != RK_LANE_STATE_OK) {
+        admin_fail(&c->k, apr_pstrcat(c->k.p, path, field[f], NULL), "%s", why);
+    }
+    if (row[AD_LANE_PUBLISHED_TIEBREAK]
+        && rk_tiebreak_parse(row[AD_LANE_PUBLISHED_TIEBREAK], &s, &why) != 0) {
+        admin_fail(&c->k, apr_pstrcat(c->k.p, path, ".published_tiebreak", NULL), "%s",
+                   plain(why));
+    }
+}
+
 /* The document's lane ROW at PATH: its heat and spot in the competition, its number
- * within its heat's zone, its score by its heat's WOD, its tiebreak a time. */
+ * within its heat's zone, its score by its heat's WOD, its tiebreak a time, its
+ * score_status and published values (check_lane_status). */
 static void check_lane(import_check *c, const char *path, const char **row)
 {
     apr_pool_t *p = c->k.p;
@@ -197,6 +226,7 @@ static void check_lane(import_check *c, const char *path, const char **row)
     if (row[AD_LANE_TIEBREAK] && rk_tiebreak_parse(row[AD_LANE_TIEBREAK], &s, &why) != 0) {
         admin_fail(&c->k, apr_pstrcat(p, path, ".tiebreak", NULL), "%s", plain(why));
     }
+    check_lane_status(c, path, row);
 }
 
 /* Lane M's number and spot, unique in its heat: recorded in NUMBERS and SPOTS, or

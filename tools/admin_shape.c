@@ -56,7 +56,8 @@ static int read_col(admin_checker *k, const char *path, const admin_col *c, json
     *out = NULL;
     if (json_is_null(v)) {
         switch (c->type) {
-        case AC_REF: case AC_NTEXT: case AC_NINT: case AC_DATE: case AC_INSTANT: case AC_SCORE:
+        case AC_REF: case AC_NTEXT: case AC_NINT: case AC_NENUM: case AC_DATE: case AC_INSTANT:
+        case AC_SCORE:
             return 0;
         default:
             admin_fail(k, path, "must not be null");
@@ -103,7 +104,7 @@ static int read_col(admin_checker *k, const char *path, const admin_col *c, json
             return -1;
         }
         break;
-    case AC_ENUM:
+    case AC_ENUM: case AC_NENUM:
         for (i = 0; c->values[i] && strcmp(c->values[i], s) != 0; i++)
             ;
         if (!c->values[i]) {
@@ -112,7 +113,7 @@ static int read_col(admin_checker *k, const char *path, const admin_col *c, json
             for (i = 0; c->values[i]; i++) {
                 all = apr_pstrcat(k->p, all, i ? ", " : "", c->values[i], NULL);
             }
-            admin_fail(k, path, "must be one of %s", all);
+            admin_fail(k, path, "must be one of %s%s", all, c->type == AC_NENUM ? ", or null" : "");
             return -1;
         }
         break;
@@ -142,11 +143,14 @@ static int read_col(admin_checker *k, const char *path, const admin_col *c, json
     return 0;
 }
 
-/* Read object O of table T at PATH into a row.  NULL after errors. */
-const char **admin_read_row(admin_checker *k, const char *path, admin_table t, json_t *o)
+/* Read object O of table T at PATH, of a document of version VERSION, into a row.
+ * NULL after errors. */
+const char **admin_read_row(admin_checker *k, const char *path, admin_table t, json_t *o,
+                            int version)
 {
     const admin_table_def *def = &admin_tables[t];
     const char **row = apr_pcalloc(k->p, (size_t)def->ncols * sizeof(*row));
+    int ncols = version == 1 ? def->ncols_v1 : def->ncols;
     const char *key;
     json_t *v;
     int c, bad = 0;
@@ -164,8 +168,14 @@ const char **admin_read_row(admin_checker *k, const char *path, admin_table t, j
                        def->name);
             bad = 1;
         }
+        else if (c >= ncols) {
+            admin_fail(k, apr_pstrcat(k->p, path, ".", key, NULL), "not a field of a version "
+                       "%d document (a %s has it from version %d: say \"version\": %d)",
+                       version, def->name, ADMIN_DOC_VERSION, ADMIN_DOC_VERSION);
+            bad = 1;
+        }
     }
-    for (c = 0; c < def->ncols; c++) {
+    for (c = 0; c < ncols; c++) {
         const char *fpath = apr_pstrcat(k->p, path, ".", def->cols[c].name, NULL);
 
         v = json_object_get(o, def->cols[c].name);
@@ -176,6 +186,9 @@ const char **admin_read_row(admin_checker *k, const char *path, admin_table t, j
         else if (read_col(k, fpath, &def->cols[c], v, &row[c]) != 0) {
             bad = 1;
         }
+    }
+    if (ncols < def->ncols) {
+        admin_row_upgrade(t, row);
     }
     return bad ? NULL : row;
 }

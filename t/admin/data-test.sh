@@ -84,7 +84,7 @@ is "$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(list(d)
    "['version', 'competition', 'wods', 'spots', 'zones', 'heats', 'lanes', 'origin'] 4 30 201 int None" \
    "... every part, ids as strings, bibs as numbers"
 is "$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); l=[x for x in d['lanes'] if x['score']=='CAP+12'][0]; print(sorted(l))" "$T/e1.json")" \
-   "['heat_id', 'id', 'number', 'score', 'spot_id', 'tiebreak']" "... lanes with score and tiebreak"
+   "['heat_id', 'id', 'number', 'published_score', 'published_tiebreak', 'score', 'score_status', 'spot_id', 'tiebreak']" "... lanes with score, tiebreak, status and published values"
 S "$DEMO" export 999
 expect 2 "export of a competition that does not exist"
 like "$T/err" "no competition 999" "... says so"
@@ -249,7 +249,7 @@ S "$MSG" import "$T/cap.json"
 expect 1 "a time cap as a time, a start time without its zone"
 like "$T/err" "wods[1].time_cap: must be an integer of seconds (e.g. 720 for a cap of 12:00) or null, not a string" "... time_cap is seconds, with an example"
 like "$T/err" "heats[0].start_time: must be a time in UTC, YYYY-MM-DDTHH:MM:SSZ (e.g. 2026-11-21T08:30:00Z" "... start_time is UTC, with an example"
-python3 -c "import json,sys; d=json.load(open(sys.argv[1])); c=d['competition']; c.update(id='42', name='Spring Open'); print(json.dumps({'version': 1, 'competition': c}))" "$T/e1.json" >"$T/bare.json"
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); c=d['competition']; c.update(id='42', name='Spring Open'); print(json.dumps({'version': 2, 'competition': c}))" "$T/e1.json" >"$T/bare.json"
 S "$MSG" import "$T/bare.json"
 expect 0 "a document without its empty lists"
 like "$T/out" "imported competition 42: 0 wods, 0 spots, 0 zones, 0 heats, 0 lanes" "... imported"
@@ -357,6 +357,128 @@ S "$SC" import "$T/sc-fix.json" --force
 expect 0 "a new scoring with the scores changed to fit it"
 is "$(sqlite3 "$SC" "SELECT scoring FROM wod WHERE id = 12")" time "... imported"
 
+# ------------------------------------------------------------------ validated publication: schema 3's columns (issue 27)
+# Competition 1 publishing validated scores, advance 3, and lanes in every state the
+# API leaves them in (rk_lane_state_check): entered never validated, validated (with
+# a tiebreak), entered again after a validation (the old values stay published), the
+# score taken off after a validation (published kept, no status).
+VAL=$T/val.db
+newdb "$VAL"
+sqlite3 "$VAL" <"$ROOT/sql/demo.sql"
+sqlite3 "$VAL" "UPDATE competition SET publication = 'validated', advance = 3 WHERE id = 1;
+    UPDATE lane SET published_score = NULL, published_tiebreak = NULL WHERE id = 1001;
+    UPDATE lane SET tiebreak = '1:02.5', score_status = 'validated', published_score = score,
+        published_tiebreak = '1:02.5' WHERE id = 1002;
+    UPDATE lane SET published_score = score, score = '150kg', score_status = 'entered' WHERE id = 1003;
+    UPDATE lane SET published_score = score, published_tiebreak = '0:59', score = NULL,
+        score_status = NULL WHERE id = 1004"
+cols() {   # every column of the competition and its lanes, as text
+    sqlite3 "$1" "SELECT quote(publication) || ' ' || quote(advance) FROM competition WHERE id = 1;
+        SELECT l.id || ' ' || quote(l.score) || ' ' || quote(l.tiebreak) || ' ' || quote(l.score_status) || ' '
+            || quote(l.published_score) || ' ' || quote(l.published_tiebreak)
+        FROM lane l JOIN heat h ON h.id = l.heat_id WHERE h.competition_id = 1 ORDER BY l.id"
+}
+is "$(cols "$VAL" | sed -n '1p;2,5p' | tr '\n' '|')" \
+   "'validated' 3|1001 '185kg' NULL 'entered' NULL NULL|1002 '192kg' '1:02.5' 'validated' '192kg' '1:02.5'|1003 '150kg' NULL 'entered' '171kg' NULL|1004 NULL NULL NULL '168kg' '0:59'|" \
+   "validated: the competition's lanes in each state (set up)"
+S "$VAL" export 1
+expect 0 "validated: export"
+cp "$T/out" "$T/val.json"
+is "$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); c=d['competition']; l={x['id']: x for x in d['lanes']}; print(d['version'], c['publication'], c['advance'], [(l[i]['score_status'], l[i]['published_score'], l[i]['published_tiebreak']) for i in ('1001', '1002', '1003', '1004')])" "$T/val.json")" \
+   "2 validated 3 [('entered', None, None), ('validated', '192kg', '1:02.5'), ('entered', '171kg', None), (None, '168kg', '0:59')]" \
+   "... version 2, publication, advance, every lane's status and published values"
+VAL2=$T/val2.db
+newdb "$VAL2"
+S "$VAL2" import "$T/val.json"
+expect 0 "validated: import into another database"
+is "$(cols "$VAL2")" "$(cols "$VAL")" "... every column as in the first database"
+S "$VAL2" export 1
+ok "... export, import, export: the same bytes" cmp -s "$T/out" "$T/val.json"
+
+# a document of the previous release (version 1): made from this export with the
+# keys it did not have and its tags over its columns (t/admin's own reference of
+# tools/admin_origin.c's hash)
+v1doc() {   # v1doc IN OUT
+    python3 -c 'import json, sys, hashlib
+d = json.load(open(sys.argv[1]))
+new = {"competition": ("publication", "advance"), "lanes": ("score_status", "published_score", "published_tiebreak")}
+def tag(o):
+    h = hashlib.sha256()
+    for v in o.values():
+        v = None if v is None else str(v).encode()
+        h.update(b"N" if v is None else b"V%d:" % len(v) + v)
+    return h.hexdigest()[:16]
+d["version"] = 1
+for k, ks in new.items():
+    for o in (d[k] if k == "lanes" else [d[k]]):
+        for x in ks: o.pop(x)
+for k in d["origin"]["tags"]:
+    rows = d[k] if isinstance(d[k], list) else [d[k]]
+    d["origin"]["tags"][k] = {o["id"]: tag(o) for o in rows}
+json.dump(d, open(sys.argv[2], "w"), indent=1)' "$1" "$2"
+}
+v1doc "$T/e1.json" "$T/e1-v1.json"
+S "$EMPTY" export 1
+v1doc "$T/out" "$T/empty-v1.json"
+before=$(state "$EMPTY")
+S "$EMPTY" import "$T/empty-v1.json"
+expect 0 "version 1: the export of a database that knew no validation, imported again"
+is "$(state "$EMPTY")" "$before" "... its tags match the rows as the upgrade left them: nothing changes"
+v1doc "$T/val.json" "$T/val-v1.json"
+V1C=$T/v1copy.db
+newdb "$V1C"
+S "$V1C" import "$T/val-v1.json"
+expect 0 "version 1: imported into another database"
+is "$(sqlite3 "$V1C" "SELECT publication || ' ' || quote(advance) FROM competition WHERE id = 1")" "immediate NULL" \
+   "... publication immediate, no advance (the upgrade's values)"
+is "$(sqlite3 "$V1C" "SELECT COUNT(*) || ' ' || SUM(score_status IS (CASE WHEN score IS NULL THEN NULL ELSE 'entered' END) AND published_score IS score AND published_tiebreak IS tiebreak) FROM lane")" \
+   "30 30" "... every lane entered when it has a score (else null), its score and tiebreak published"
+is "$(sqlite3 "$V1C" "SELECT quote(score_status) || ' ' || quote(published_score) FROM lane WHERE id IN (1002, 1004) ORDER BY id")" \
+   "$(printf "'entered' '192kg'\nNULL NULL")" "... a validation of the version 1 document's source is not carried (it has none)"
+before=$(state "$VAL")
+S "$VAL" import "$T/val-v1.json"
+expect 1 "version 1 over the validated competition it was made from"
+like "$T/err" "lanes[1]: lane 1002 changed in the database since the export: score_status \"validated\" in the database, \"entered\" from the version 1 document" \
+   "... each validated lane named: the import would undo its validation"
+like "$T/err" "competition: competition 1 changed in the database since the export: publication \"validated\" in the database, \"immediate\" from the version 1 document" \
+   "... and the competition's publication"
+is "$(state "$VAL")" "$before" "... nothing was written"
+
+# refusals: each value the API never leaves, named; nothing written
+before=$(state "$VAL")
+vrefuse() {   # vrefuse DESC PYTHON MESSAGE
+    edit "$T/val.json" "$T/vbad.json" "l={x['id']: x for x in d['lanes']}; c=d['competition']; $2"
+    S "$VAL" import "$T/vbad.json" --force
+    expect 1 "validated: $1"
+    like "$T/err" "$3" "... $3"
+    is "$(state "$VAL")" "$before" "... nothing was written"
+}
+vrefuse "another publication" "c['publication'] = 'later'" "competition.publication: must be one of immediate, validated"
+vrefuse "publication null" "c['publication'] = None" "competition.publication: must not be null"
+vrefuse "advance 0" "c['advance'] = 0" "competition.advance: 0 is out of range (1 to 2147483647)"
+vrefuse "advance as text" "c['advance'] = '3'" "competition.advance: must be an integer or null, not a string"
+vrefuse "another status" "l['1001']['score_status'] = 'checked'" "lanes[0].score_status: must be one of entered, validated, or null"
+vrefuse "a status without a score" "l['1030']['score_status'] = 'validated'" "lanes[29].score_status: a lane without a score has no score_status (null)"
+vrefuse "a score without a status" "l['1001']['score_status'] = None" "lanes[0].score_status: a lane with a score is entered or validated, not null"
+vrefuse "a validated lane that does not publish its score" "l['1002']['published_score'] = '150kg'" "lanes[1].published_score: a validated lane publishes its score: published_score is the score"
+vrefuse "... nor its tiebreak" "l['1002']['published_tiebreak'] = None" "lanes[1].published_tiebreak: a validated lane publishes its tiebreak"
+vrefuse "a published tiebreak that is no time" "l['1004']['published_tiebreak'] = 'soon'" "lanes[3].published_tiebreak: tiebreak must be a time like 1:02.5"
+vrefuse "a version 2 lane without its status" "l['1001'].pop('score_status')" "lanes[0].score_status: missing"
+vrefuse "a version 1 document with a key of version 2" "d['version'] = 1; [x.pop(k) for x in d['lanes'] for k in ('score_status', 'published_score', 'published_tiebreak')]" \
+    "competition.publication: not a field of a version 1 document (a competition has it from version 2: say \"version\": 2)"
+vrefuse "version 3" "d['version'] = 3" "version: must be 1 to 2 (this ranking-admin reads version 1 to 2 documents)"
+
+# a database before schema version 3: export and import say to upgrade
+V2=$T/v2.db
+sqlite3 "$V2" <"$ROOT/t/upgrade/schema-v2.sql" >/dev/null
+sqlite3 "$V2" <"$ROOT/t/upgrade/demo-v2.sql" >/dev/null
+S "$V2" export 1
+expect 3 "export of a schema version 2 database"
+like "$T/err" "is at schema version 2, too old for 'export': run 'ranking-admin upgrade'" "... says to upgrade"
+S "$V2" import "$T/e1-v1.json"
+expect 3 "import of a version 1 document into a schema version 2 database"
+like "$T/err" "too old for 'import'" "... says to upgrade"
+
 # ------------------------------------------------------------------ generate-heats (issue 28)
 # The plans are t/lib/SeedRef.pm's (an independent reference of API.md Part 3) from
 # t/lib/RankingRef.pm's overall leaderboard of sql/demo.sql: nothing from the command.
@@ -435,7 +557,7 @@ is "$(state "$GH")" "$s1" "the refusals changed nothing"
 # ------------------------------------------------------------------ PostgreSQL
 # The checks of this part: with --no-pg, that many are shown as skipped (and a run
 # of the part checks that it still has that many).
-PG_CHECKS=44
+PG_CHECKS=52
 PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
 if [ "$PG" = yes ]; then
     { [ -n "$PGBIN" ] && [ -x "$PGBIN/initdb" ]; } \
@@ -565,6 +687,33 @@ if [ "$PG" = yes ]; then
     ok "... the login's transaction commits too (no deadlock): $(tr '\n' ' ' <"$T/login.out")" test "$lrc" -eq 0
     P "$PGE" disable plogin
     expect 0 "PostgreSQL: disable (the revision locked first)"
+
+    # ---- PostgreSQL: validated publication, schema 3's columns (issue 27)
+    runuser -u postgres -- psql -X -q -h 127.0.0.1 -p "$PGPORT" -U postgres -d postgres \
+        -c "CREATE DATABASE val OWNER ranking" >/dev/null
+    pq val -f "$ROOT/sql/schema-pg.sql" >/dev/null
+    PGV="host=127.0.0.1 port=$PGPORT dbname=val user=ranking password=ranking"
+    pgcols() {
+        pq val -c "SELECT quote_nullable(publication) || ' ' || COALESCE(advance::text, 'NULL') FROM competition WHERE id = 1" \
+            -c "SELECT l.id || ' ' || quote_nullable(l.score) || ' ' || quote_nullable(l.tiebreak) || ' ' || quote_nullable(l.score_status) || ' '
+                || quote_nullable(l.published_score) || ' ' || quote_nullable(l.published_tiebreak)
+            FROM lane l JOIN heat h ON h.id = l.heat_id WHERE h.competition_id = 1 ORDER BY l.id"
+    }
+    P "$PGV" import "$T/val.json"
+    expect 0 "PostgreSQL: import of the validated competition"
+    is "$(pgcols)" "$(cols "$VAL")" "... every column as in SQLite"
+    P "$PGV" export 1
+    ok "... SQLite -> PostgreSQL -> export: the same bytes" cmp -s "$T/out" "$T/val.json"
+    before=$(pgstate val)
+    edit "$T/val.json" "$T/vbad.json" "[x for x in d['lanes'] if x['id'] == '1002'][0]['published_score'] = '150kg'"
+    P "$PGV" import "$T/vbad.json"
+    expect 1 "PostgreSQL: a validated lane that does not publish its score"
+    like "$T/err" "lanes[1].published_score: a validated lane publishes its score" "... named"
+    is "$(pgstate val)" "$before" "... nothing was written"
+    P "$PGV" import "$T/val-v1.json" --force
+    expect 0 "PostgreSQL: a version 1 document over it, with --force"
+    is "$(pq val -c "SELECT publication || ' ' || COUNT(*) FILTER (WHERE l.score_status IS NOT DISTINCT FROM (CASE WHEN l.score IS NULL THEN NULL ELSE 'entered' END) AND l.published_score IS NOT DISTINCT FROM l.score AND l.published_tiebreak IS NOT DISTINCT FROM l.tiebreak) FROM competition c JOIN heat h ON h.competition_id = c.id JOIN lane l ON l.heat_id = h.id WHERE c.id = 1 GROUP BY c.publication")" \
+       "immediate 30" "... the upgrade's values: publication immediate, every lane entered or null, published as it is"
     [ "$((n - n_before_pg))" -eq "$PG_CHECKS" ] || {
         echo "Bail out! the PostgreSQL part ran $((n - n_before_pg)) checks, PG_CHECKS says $PG_CHECKS: correct it"
         exit 1

@@ -1,11 +1,13 @@
 # A competition built only through the API (API.md part 3: the competition, its WODs,
-# the teams from a spreadsheet's CSV, a zone, a heat, its lanes, a judge's score)
+# the teams from a spreadsheet's CSV, a zone, a heat, its lanes, a judge's scores; it
+# publishes validated scores, with a cut line: one lane validated, one entered again
+# after its validation)
 # gives, through `ranking-admin export`, the same document as the same competition
 # imported with the command (issue 27): the export is taken, the competition deleted
 # through the API, the document (less its "origin", which records what it was made
 # from) imported with `ranking-admin import`, exported again, and the two documents
 # compared.  Works on a competition of its own, gone at the end.
-# tests: 23 (t/run-apache-test.sh fails when fewer run)
+# tests: 28 (t/run-apache-test.sh fails when fewer run)
 use strict;
 use warnings;
 use utf8;
@@ -27,7 +29,8 @@ sub created {
 
 my $c = created(req(POST => '/api/competition/', $org,
                     { name => 'Built by API Open', location => 'Lille', start_date => '2026-12-05',
-                      end_date => '2026-12-06', timezone => 'Europe/Paris', ranking => 'places' }),
+                      end_date => '2026-12-06', timezone => 'Europe/Paris', ranking => 'places',
+                      publication => 'validated', advance => 3 }),
                 'competition', 'the competition');
 my $C = "/api/competition/$c";
 my $w1 = created(req(POST => "$C/wod/", $org, { name => 'Fran', scoring => 'time', time_cap => 600 }),
@@ -54,6 +57,12 @@ for my $name ('Iron Lions', 'Steel Owls') {
 }
 $res = req(PUT => "$C/zone/$z/heat/$h/voie/$lanes[0]", $judge, { score => '4:12', tiebreak => '2:01' });
 is($res->code, 200, "a judge's score on lane 1") or diag($res->content);
+$res = req(PUT => "$C/zone/$z/heat/$h/voie/$lanes[1]", $judge, { score => '5:00' });
+is($res->code, 200, "a judge's score on lane 2") or diag($res->content);
+$res = req(POST => "$C/zone/$z/heat/$h/validate", $org, '{}');
+is($res->code, 200, 'the heat validated: both lanes published') or diag($res->content);
+$res = req(PUT => "$C/zone/$z/heat/$h/voie/$lanes[1]", $judge, { score => '4:58', tiebreak => '1:30' });
+is($res->code, 200, "lane 2's score entered again (5:00 stays published)") or diag($res->content);
 
 my ($rc, $out) = admin('export', $c);
 is($rc, 0, 'ranking-admin export of the competition built through the API') or diag($out);
@@ -62,10 +71,17 @@ ok($doc && $doc->{competition}, '... one JSON document') or diag($out);
 my $orig = delete $doc->{origin};
 ok($orig, '... which records its origin');
 is(scalar @{ $doc->{lanes} // [] }, 2, '... with its two lanes');
+is(join(' ', map { $_ // 'null' } @{ $doc->{competition} // {} }{qw(publication advance)}),
+   'validated 3', '... the competition publishing validated scores, advance 3');
+is(join(' | ', map { my $l = $_; join(' ', map { $_ // 'null' }
+                                           @$l{qw(score tiebreak score_status published_score published_tiebreak)}) }
+                   @{ $doc->{lanes} // [] }),
+   '4:12 2:01 validated 4:12 2:01 | 4:58 1:30 entered 5:00 null',
+   '... a validated lane, a lane entered again after its validation');
 
 # the competition goes (through the API), then comes back from the document
-is(req(PUT => "$C/zone/$z/heat/$h/voie/$lanes[0]", $judge, { score => undef, tiebreak => undef })->code,
-   200, 'the score taken off again (a heat with a score cannot be deleted)');
+is(join(' ', map { req(PUT => "$C/zone/$z/heat/$h/voie/$_", $judge, { score => undef, tiebreak => undef })->code }
+              @lanes), '200 200', 'the scores taken off again (a heat with a score cannot be deleted)');
 is(req(DELETE => "$C/zone/$z/heat/$h", $org)->code, 200, 'the heat deleted with its lanes');
 my @gone = map { req(DELETE => $_, $org)->code }
            ("$C/zone/$z", (map { "$C/spot/$_" } sort values %spot), "$C/wod/$w1", "$C/wod/$w2", $C);

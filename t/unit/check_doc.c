@@ -10,6 +10,7 @@
 #include <apr_strings.h>
 
 #include "admin_doc.h"
+#include "rk_token.h"
 
 static apr_pool_t *pool;
 
@@ -25,7 +26,8 @@ static void teardown(void)
 
 /* A valid document of competition 1, with the parts given in place of the defaults. */
 #define COMP "\"competition\":{\"id\":\"1\",\"name\":\"C\",\"location\":null,\"start_date\":\"2026-11-21\"," \
-             "\"end_date\":null,\"timezone\":\"Europe/Paris\",\"status\":\"upcoming\",\"ranking\":\"places\"}"
+             "\"end_date\":null,\"timezone\":\"Europe/Paris\",\"status\":\"upcoming\",\"ranking\":\"places\"," \
+             "\"publication\":\"validated\",\"advance\":2}"
 #define WODS "\"wods\":[{\"id\":\"11\",\"competition_id\":\"1\",\"name\":\"Fran\",\"description\":\"\"," \
              "\"position\":1,\"scoring\":\"time\",\"time_cap\":600}," \
              "{\"id\":\"12\",\"competition_id\":\"1\",\"name\":\"Max\",\"description\":\"\"," \
@@ -37,9 +39,11 @@ static void teardown(void)
               "\"start_time\":\"2026-11-21T09:30:00Z\",\"status\":\"scheduled\"}," \
               "{\"id\":\"42\",\"competition_id\":\"1\",\"zone_id\":null,\"wod_id\":null,\"number\":2," \
               "\"start_time\":null,\"status\":\"finished\"}]"
-#define LANES "\"lanes\":[{\"id\":\"51\",\"heat_id\":\"41\",\"number\":1,\"spot_id\":\"21\",\"score\":\"7:45\",\"tiebreak\":\"3:00\"}," \
-              "{\"id\":\"52\",\"heat_id\":\"41\",\"number\":2,\"spot_id\":\"22\",\"score\":\"CAP+3\",\"tiebreak\":null}]"
-#define DOC(c, w, s, z, h, l) "{\"version\":1," c "," w "," s "," z "," h "," l "}"
+#define LANES "\"lanes\":[{\"id\":\"51\",\"heat_id\":\"41\",\"number\":1,\"spot_id\":\"21\",\"score\":\"7:45\",\"tiebreak\":\"3:00\"," \
+              "\"score_status\":\"entered\",\"published_score\":\"7:40\",\"published_tiebreak\":\"3:00\"}," \
+              "{\"id\":\"52\",\"heat_id\":\"41\",\"number\":2,\"spot_id\":\"22\",\"score\":\"CAP+3\",\"tiebreak\":null," \
+              "\"score_status\":\"validated\",\"published_score\":\"CAP+3\",\"published_tiebreak\":null}]"
+#define DOC(c, w, s, z, h, l) "{\"version\":2," c "," w "," s "," z "," h "," l "}"
 #define GOOD DOC(COMP, WODS, SPOTS, ZONES, HEATS, LANES)
 
 static const char *foreign_owner;   /* what the fake database says of any other id */
@@ -145,13 +149,13 @@ START_TEST(shape_errors_name_the_place)
     refused(DOC(COMP, WODS, SPOTS, ZONES, HEATS, "\"lanes\":{}"), NULL, 0,
             "lanes: must be an array, not an object");
     /* an empty list may be left out; the competition may not */
-    ck_assert_ptr_nonnull(check("{\"version\":1," COMP "," WODS "," SPOTS "," ZONES "," HEATS "}",
+    ck_assert_ptr_nonnull(check("{\"version\":2," COMP "," WODS "," SPOTS "," ZONES "," HEATS "}",
                                 NULL, 0));
-    ck_assert_ptr_nonnull(check("{\"version\":1," COMP "}", NULL, 0));
-    refused("{\"version\":1," WODS "}", NULL, 0, "competition: missing");
-    refused(replace_in(GOOD, "\"version\":1", "\"version\":2"), NULL, 0,
-            "version: must be 1 (this ranking-admin reads version 1 documents)");
-    refused(replace_in(GOOD, "\"version\":1,", "\"version\":1,\"extra\":0,"), NULL, 0,
+    ck_assert_ptr_nonnull(check("{\"version\":2," COMP "}", NULL, 0));
+    refused("{\"version\":2," WODS "}", NULL, 0, "competition: missing");
+    refused(replace_in(GOOD, "\"version\":2", "\"version\":3"), NULL, 0,
+            "version: must be 1 to 2 (this ranking-admin reads version 1 to 2 documents)");
+    refused(replace_in(GOOD, "\"version\":2,", "\"version\":2,\"extra\":0,"), NULL, 0,
             "extra: unknown key of the document");
     refused(replace_in(GOOD, "\"lane_count\":4", "\"lane_count\":4,\"color\":\"red\""), NULL, 0,
             "zones[0].color: unknown field of a zone");
@@ -240,7 +244,8 @@ START_TEST(scores_by_the_wods_scoring)
         const char *reps = replace_in(GOOD, "\"wod_id\":\"11\"", "\"wod_id\":\"12\"");
 
         refused(reps, NULL, 0, "lanes[0].score: score must be a number of reps from 0 to 999999999 or WD (wod 12)");
-        reps = replace_in(replace_in(reps, "\"CAP+3\"", "\"212\""), "\"7:45\"", "\"WD\"");
+        reps = replace_in(replace_in(replace_in(reps, "\"CAP+3\"", "\"212\""), "\"CAP+3\"", "\"212\""),
+                          "\"7:45\"", "\"WD\"");     /* lane 52 validated: its published score too */
         ck_assert_ptr_nonnull(check(reps, NULL, 0));
     }
     /* a heat without WOD keeps free text, at most 64 characters */
@@ -254,11 +259,12 @@ END_TEST
 static admin_doc *db_rows(void)
 {
     admin_doc *d = admin_doc_make(pool);
-    const char *c[] = { "1", "Old", NULL, NULL, NULL, NULL, "upcoming", "places" };
+    const char *c[] = { "1", "Old", NULL, NULL, NULL, NULL, "upcoming", "places", "immediate",
+                        NULL };
     const char *z[] = { "7", "1", "Old floor", "2" };
     const char *s[] = { "8", "1", "Old team", NULL, NULL, "9" };
     const char *h[] = { "61", "1", "7", NULL, "1", NULL, "scheduled" };
-    const char *l[] = { "71", "61", "1", "8", NULL, NULL };
+    const char *l[] = { "71", "61", "1", "8", NULL, NULL, NULL, NULL, NULL };
 
     admin_doc_add(pool, d, AD_COMPETITION, c);
     admin_doc_add(pool, d, AD_ZONE, z);
@@ -408,15 +414,124 @@ START_TEST(origin_conflicts)
 }
 END_TEST
 
+/* The version 1 document of GOOD: the release before schema version 3's. */
+#define COMP_V1 "\"competition\":{\"id\":\"1\",\"name\":\"C\",\"location\":null,\"start_date\":\"2026-11-21\"," \
+                "\"end_date\":null,\"timezone\":\"Europe/Paris\",\"status\":\"upcoming\",\"ranking\":\"places\"}"
+#define LANES_V1 "\"lanes\":[{\"id\":\"51\",\"heat_id\":\"41\",\"number\":1,\"spot_id\":\"21\",\"score\":\"7:45\",\"tiebreak\":\"3:00\"}," \
+                 "{\"id\":\"52\",\"heat_id\":\"41\",\"number\":2,\"spot_id\":null,\"score\":null,\"tiebreak\":\"1:00\"}]"
+#define GOOD_V1 "{\"version\":1," COMP_V1 "," WODS "," SPOTS "," ZONES "," HEATS "," LANES_V1 "}"
+
+/* A version 1 document: read with the upgrade's values, exported as version 2; a key
+ * of version 2 in it refused; its tags those of its columns (admin_row_tag_version). */
+START_TEST(version_1_documents)
+{
+    admin_import *im;
+    const char **c, **l0, **l1;
+    json_t *j;
+    char *a;
+
+    foreign_owner = NULL;
+    im = check(GOOD_V1, NULL, 0);
+    ck_assert_ptr_nonnull(im);
+    ck_assert_int_eq(im->version, 1);
+    c = ADMIN_DOC_ROW(im->doc, AD_COMPETITION, 0);
+    l0 = ADMIN_DOC_ROW(im->doc, AD_LANE, 0);
+    l1 = ADMIN_DOC_ROW(im->doc, AD_LANE, 1);
+    ck_assert_str_eq(c[AD_COMPETITION_PUBLICATION], "immediate");
+    ck_assert_ptr_null(c[AD_COMPETITION_ADVANCE]);
+    ck_assert_str_eq(l0[AD_LANE_STATUS], "entered");
+    ck_assert_str_eq(l0[AD_LANE_PUBLISHED_SCORE], "7:45");
+    ck_assert_str_eq(l0[AD_LANE_PUBLISHED_TIEBREAK], "3:00");
+    ck_assert_ptr_null(l1[AD_LANE_STATUS]);          /* no score: no status */
+    ck_assert_ptr_null(l1[AD_LANE_PUBLISHED_SCORE]);
+    ck_assert_str_eq(l1[AD_LANE_PUBLISHED_TIEBREAK], "1:00");
+    j = admin_doc_to_json(im->doc);
+    a = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(j);
+    ck_assert_ptr_nonnull(strstr(a, "{\"version\":2,"));
+    ck_assert_ptr_nonnull(strstr(a, "\"ranking\":\"places\",\"publication\":\"immediate\",\"advance\":null}"));
+    free(a);
+    /* a version 1 row's tag is that of its columns (what the release before wrote:
+     * the hash of "V<length>:<text>" of each), when the others are the upgrade's */
+    {
+        static const char v1[] = "V2:51V2:41V1:1V2:21V4:7:45V4:3:00";
+        const char *row[9];
+        char hex[RK_HASH_HEX + 1];
+        rk_sha256_ctx h;
+
+        rk_sha256_init(&h);
+        rk_sha256_update(&h, v1, strlen(v1));
+        rk_sha256_final_hex(&h, hex);
+        hex[16] = '\0';
+        memcpy(row, l0, sizeof(row));
+        ck_assert_str_eq(admin_row_tag_version(pool, AD_LANE, row, 1), hex);
+        ck_assert_str_ne(admin_row_tag_version(pool, AD_LANE, row, 2), hex);
+        /* validated since, or published otherwise: no version 1 export gave it */
+        row[AD_LANE_STATUS] = "validated";
+        ck_assert_ptr_null(admin_row_tag_version(pool, AD_LANE, row, 1));
+        row[AD_LANE_STATUS] = "entered";
+        row[AD_LANE_PUBLISHED_SCORE] = "7:50";
+        ck_assert_ptr_null(admin_row_tag_version(pool, AD_LANE, row, 1));
+    }
+    refused(replace_in(GOOD_V1, "\"ranking\":\"places\"", "\"ranking\":\"places\",\"advance\":3"), NULL, 0,
+            "competition.advance: not a field of a version 1 document (a competition has it "
+            "from version 2: say \"version\": 2)");
+    refused(replace_in(GOOD, "\"version\":2", "\"version\":1"), NULL, 0,
+            "lanes[0].score_status: not a field of a version 1 document (a lane has it from "
+            "version 2: say \"version\": 2)");
+}
+END_TEST
+
+/* The lanes' score_status and published values, publication and advance. */
+START_TEST(status_and_publication)
+{
+    foreign_owner = NULL;
+    refused(replace_in(GOOD, "\"score_status\":\"entered\"", "\"score_status\":null"), NULL, 0,
+            "lanes[0].score_status: a lane with a score is entered or validated, not null");
+    refused(replace_in(GOOD, "\"score_status\":\"entered\"", "\"score_status\":\"done\""), NULL, 0,
+            "lanes[0].score_status: must be one of entered, validated, or null");
+    refused(replace_in(GOOD, "\"score\":\"CAP+3\"", "\"score\":null"), NULL, 0,
+            "lanes[1].score_status: a lane without a score has no score_status (null)");
+    refused(replace_in(GOOD, "\"published_score\":\"CAP+3\"", "\"published_score\":\"CAP+5\""), NULL, 0,
+            "lanes[1].published_score: a validated lane publishes its score: published_score "
+            "is the score");
+    refused(replace_in(GOOD, "\"published_score\":\"CAP+3\",\"published_tiebreak\":null",
+                       "\"published_score\":\"CAP+3\",\"published_tiebreak\":\"1:00\""), NULL, 0,
+            "lanes[1].published_tiebreak: a validated lane publishes its tiebreak: "
+            "published_tiebreak is the tiebreak");
+    refused(replace_in(GOOD, "\"published_tiebreak\":\"3:00\"", "\"published_tiebreak\":\"late\""),
+            NULL, 0, "lanes[0].published_tiebreak: tiebreak must be a time like 1:02.5");
+    refused(replace_in(GOOD, "\"published_score\":\"7:40\",", ""), NULL, 0,
+            "lanes[0].published_score: missing");
+    refused(replace_in(GOOD, "\"publication\":\"validated\"", "\"publication\":\"later\""), NULL, 0,
+            "competition.publication: must be one of immediate, validated");
+    refused(replace_in(GOOD, "\"advance\":2", "\"advance\":0"), NULL, 0,
+            "competition.advance: 0 is out of range (1 to 2147483647)");
+    /* an entered lane publishes what an earlier validation did (7:40), or nothing; a
+     * lane whose score was taken off keeps it published, without status */
+    ck_assert_ptr_nonnull(check(replace_in(GOOD, "\"published_score\":\"7:40\"",
+                                           "\"published_score\":null"), NULL, 0));
+    ck_assert_ptr_nonnull(check(replace_in(replace_in(GOOD, "\"score\":\"7:45\"", "\"score\":null"),
+                                           "\"score_status\":\"entered\"", "\"score_status\":null"),
+                                NULL, 0));
+}
+END_TEST
+
 START_TEST(statements_from_the_tables)
 {
     ck_assert_str_eq(admin_sql_update(pool, AD_ZONE),
                      "UPDATE zone SET competition_id = %lld, name = %s, lane_count = %lld WHERE id = %lld");
     ck_assert_str_eq(admin_sql_insert(pool, AD_LANE),
-                     "INSERT INTO lane (id, heat_id, number, spot_id, score, tiebreak)"
-                     " VALUES (%lld, %lld, %lld, %lld, %s, %s)");
+                     "INSERT INTO lane (id, heat_id, number, spot_id, score, tiebreak, score_status,"
+                     " published_score, published_tiebreak)"
+                     " VALUES (%lld, %lld, %lld, %lld, %s, %s, %s, %s, %s)");
+    ck_assert_str_eq(admin_sql_update(pool, AD_COMPETITION),
+                     "UPDATE competition SET name = %s, location = %s, start_date = %s, end_date = %s,"
+                     " timezone = %s, status = %s, ranking = %s, publication = %s, advance = %lld"
+                     " WHERE id = %lld");
     ck_assert_str_eq(admin_sql_select(pool, AD_LANE),
-                     "SELECT x.id, x.heat_id, x.number, x.spot_id, x.score, x.tiebreak FROM lane x"
+                     "SELECT x.id, x.heat_id, x.number, x.spot_id, x.score, x.tiebreak, x.score_status,"
+                     " x.published_score, x.published_tiebreak FROM lane x"
                      " JOIN heat h ON h.id = x.heat_id WHERE h.competition_id = %lld ORDER BY x.id");
     ck_assert_str_eq(admin_sql_owner(pool, AD_HEAT), "SELECT competition_id FROM heat WHERE id = %lld");
     ck_assert_str_eq(admin_sql_delete(pool, AD_SPOT), "DELETE FROM spot WHERE id = %lld");
@@ -439,6 +554,8 @@ static Suite *doc_suite(void)
     tcase_add_test(tc, merge_lane_conflicts_with_database_rows);
     tcase_add_test(tc, stored_scores_under_new_rules);
     tcase_add_test(tc, origin_conflicts);
+    tcase_add_test(tc, version_1_documents);
+    tcase_add_test(tc, status_and_publication);
     tcase_add_test(tc, statements_from_the_tables);
     suite_add_tcase(s, tc);
     return s;

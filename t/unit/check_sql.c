@@ -206,6 +206,92 @@ START_TEST(lane_args_keep_and_null)
 }
 END_TEST
 
+/* A lane write as the statements apply it: ARG's flag at F, its value at F + 1. */
+static const char *apply(const char *flag, const char *value, const char *was)
+{
+    return !strcmp(flag, "set") || !strcmp(flag, "entered") ? value
+         : !strcmp(flag, "null") ? NULL : was;
+}
+
+/* rk_lane_state_check accepts every state the API's writes leave a lane in (every
+ * PUT from every accepted state, under both publications, and the validation), and
+ * the schema-3 upgrade's; and refuses the others, naming the field. */
+START_TEST(lane_state_check)
+{
+    static const char *const scores[] = { NULL, "212", "230" };
+    static const char *const tbs[] = { NULL, "1:00", "1:01" };
+    static const char *const statuses[] = { NULL, "entered", "validated" };
+    const char *why;
+    int sc, tb, st, ps, pt, nsc, ntb, imm, accepted = 0, reached = 0;
+
+    for (sc = 0; sc < 3; sc++) for (tb = 0; tb < 3; tb++) for (st = 0; st < 3; st++)
+    for (ps = 0; ps < 3; ps++) for (pt = 0; pt < 3; pt++) {
+        rk_lane_state s = { scores[sc], tbs[tb], statuses[st], scores[ps], tbs[pt] };
+        rk_lane_state up = { scores[sc], tbs[tb], scores[sc] ? "entered" : NULL, scores[sc],
+                             tbs[tb] };
+
+        ck_assert_int_eq(rk_lane_state_check(&up, &why), RK_LANE_STATE_OK);
+        if (rk_lane_state_check(&s, &why) != RK_LANE_STATE_OK) {
+            ck_assert_ptr_nonnull(why);
+            continue;
+        }
+        accepted++;
+        if (s.score) {      /* the validation */
+            rk_lane_state v = { s.score, s.tiebreak, "validated", s.score, s.tiebreak };
+
+            ck_assert_int_eq(rk_lane_state_check(&v, &why), RK_LANE_STATE_OK);
+        }
+        for (nsc = 0; nsc < 4; nsc++) for (ntb = 0; ntb < 4; ntb++) for (imm = 0; imm < 2; imm++) {
+            rk_lane_now now = { s.score, s.tiebreak, imm };
+            rk_lane_patch p;
+            rk_lane_args a;
+            rk_lane_state t;
+
+            memset(&p, 0, sizeof(p));
+            if (nsc) {
+                p.set |= RK_LANE_SET_SCORE;
+                p.score_null = nsc == 1;
+                strcpy(p.score, nsc == 1 ? "" : scores[nsc - 1]);
+            }
+            if (ntb) {
+                p.set |= RK_LANE_SET_TIEBREAK;
+                p.tiebreak_null = ntb == 1;
+                strcpy(p.tiebreak, ntb == 1 ? "" : tbs[ntb - 1]);
+            }
+            rk_lane_args_pack(&p, "1", "2", &now, &a);
+            t.score = apply(a.update[4], a.update[5], s.score);
+            t.tiebreak = apply(a.update[6], a.update[7], s.tiebreak);
+            t.status = apply(a.update[8], "entered", s.status);
+            t.published_score = apply(a.update[9], a.update[10], s.published_score);
+            t.published_tiebreak = apply(a.update[11], a.update[12], s.published_tiebreak);
+            ck_assert_msg(rk_lane_state_check(&t, &why) == RK_LANE_STATE_OK,
+                          "a PUT from an accepted state gives a refused one: %s", why);
+            reached++;
+        }
+    }
+    ck_assert_int_gt(accepted, 0);
+    ck_assert_int_lt(accepted, 3 * 3 * 3 * 3 * 3);
+    ck_assert_int_gt(reached, 0);
+    {
+        rk_lane_state no_score = { NULL, NULL, "entered", NULL, NULL };
+        rk_lane_state no_status = { "212", NULL, NULL, "212", NULL };
+        rk_lane_state bad = { "212", NULL, "checked", "212", NULL };
+        rk_lane_state v_score = { "212", NULL, "validated", "230", NULL };
+        rk_lane_state v_tb = { "212", "1:00", "validated", "212", NULL };
+        rk_lane_state kept = { NULL, "1:00", NULL, "212", "1:01" };   /* taken off */
+
+        ck_assert_int_eq(rk_lane_state_check(&no_score, &why), RK_LANE_STATE_STATUS);
+        ck_assert_str_eq(why, "a lane without a score has no score_status (null)");
+        ck_assert_int_eq(rk_lane_state_check(&no_status, &why), RK_LANE_STATE_STATUS);
+        ck_assert_int_eq(rk_lane_state_check(&bad, &why), RK_LANE_STATE_STATUS);
+        ck_assert_int_eq(rk_lane_state_check(&v_score, &why), RK_LANE_STATE_PUBLISHED_SCORE);
+        ck_assert_int_eq(rk_lane_state_check(&v_tb, &why), RK_LANE_STATE_PUBLISHED_TIEBREAK);
+        ck_assert_int_eq(rk_lane_state_check(&kept, &why), RK_LANE_STATE_OK);
+        ck_assert_ptr_null(why);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("sql");
@@ -217,6 +303,7 @@ int main(void)
     tcase_add_test(tc, lane_args_every_key);
     tcase_add_test(tc, lane_args_status_and_publication);
     tcase_add_test(tc, lane_args_keep_and_null);
+    tcase_add_test(tc, lane_state_check);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
