@@ -123,6 +123,12 @@ static const void *value_of(request_rec *r, rkm_req *rq, rkm_db *db, const char 
 {
     const void *value;
 
+    if (rq->quick) {   /* the caches only: what is not there, the normal path builds */
+        if ((value = rkm_answer_acquire(key, rq->rev.data, len)) == NULL) {
+            *status = HTTP_SERVICE_UNAVAILABLE;   /* (never sent: rkm_send_error) */
+        }
+        return value;
+    }
     if (rq->rev_shared) {
         if ((value = rkm_answer_acquire(key, rq->rev.data, len)) != NULL) {
             return value;
@@ -321,6 +327,10 @@ static int read_view(request_rec *r, rkm_req *rq, rkm_db *db, int *published, in
     size_t len;
     int status = rkm_view_of(r, rq, published), validated;
 
+    if (status != 0 && rq->quick) {   /* an error: the normal path's */
+        *rv = DECLINED;
+        return 1;
+    }
     if (status == HTTP_BAD_REQUEST) {
         if (def->answer == RK_ANSWER_LEADERBOARD) {
             status = db->dbd || (status = rkm_db_open(r, db)) == OK
@@ -373,6 +383,13 @@ static int send_answer(request_rec *r, rkm_req *rq, const char *key, const void 
     if (cond == RK_COND_FAILED) {
         rk_cache_release(value);
         return rkm_send_status(r, HTTP_PRECONDITION_FAILED);
+    }
+    if (rq->quick) {
+        /* answered from here on: the headers the access hook and rkm_read set on
+         * the normal path, in the same order, and the output filters of the mount */
+        rkm_common_headers(r, rq);
+        apr_table_mergen(r->err_headers_out, "Vary", "Accept-Encoding");
+        ap_run_insert_filter(r);
     }
     apr_table_setn(r->headers_out, "ETag", etag);
     if (cond == RK_COND_NOT_MODIFIED) {
@@ -429,7 +446,8 @@ int rkm_read(request_rec *r, rkm_req *rq)
     /* the answer's coding depends on Accept-Encoding, whatever the answer; in the
      * table of the other Vary values (Origin, Prefer), so that one Vary header names
      * them all: mod_cache reads only the first */
-    if (!rq->waited) {   /* (a long poll's second turn has it already) */
+    if (!rq->waited && !rq->quick) {   /* (a long poll's second turn has it already;
+                                         * the quick handler's answer: send_answer) */
         apr_table_mergen(r->err_headers_out, "Vary", "Accept-Encoding");
     }
     /* the connection is opened when the database is asked: an answer in the cache,
@@ -440,6 +458,9 @@ int rkm_read(request_rec *r, rkm_req *rq)
 
         /* a bad query of a path that exists is 400; of one that does not, 404 */
         if (rk_query_get(r->args, "division", apr_palloc(r->pool, n), n, &division) < 0) {
+            if (rq->quick) {
+                return DECLINED;   /* an error: the normal path's */
+            }
             if ((rv = rkm_db_open(r, &db)) == OK) {
                 rv = rkm_leaderboard_exists(r, &db, &rq->route);
             }
