@@ -188,9 +188,10 @@ static int rkm_quick(request_rec *r, int lookup)
     int rv;
 
     if (lookup || !rkm_config_any_public() || r->method_number != M_GET || r->proxyreq
-        || !r->uri || r->uri[0] != '/' || strchr(r->uri, '%') || strstr(r->uri, "//")
-        || strstr(r->uri, "/.") || apr_table_get(r->headers_in, "Authorization")
-        || apr_table_get(r->headers_in, "Prefer")) {
+        || !r->uri || r->uri[0] != '/' || !rkm_config_maybe_public(r->uri)
+        || apr_table_get(r->headers_in, "Authorization")
+        || apr_table_get(r->headers_in, "Prefer") || strchr(r->uri, '%')
+        || strstr(r->uri, "//") || strstr(r->uri, "/.")) {
         return DECLINED;
     }
     if (ap_location_walk(r) != OK || !rkm_is_ours(r) || !rkm_config_public(r)

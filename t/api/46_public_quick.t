@@ -9,8 +9,8 @@
 # cache (a query never asked) takes the normal path first; errors, long polls
 # (Prefer: wait), requests with a token (checked by the access hook: a bad one is 401),
 # /api and /pubnormal never take the quick path; a lane PUT shows at once in the quick
-# answers after the revision check.
-# tests: 22 (t/run-apache-test.sh fails when fewer run)
+# answers after the revision check (the lane is put back).
+# tests: 23 (t/run-apache-test.sh fails when fewer run)
 use strict;
 use warnings;
 use utf8;
@@ -158,6 +158,7 @@ is($tq->header('Cache-Control'), 'private, no-cache', 'with a token: the private
 # ---- a change shows in the quick answers ----
 my $lane = $FREE{voie};
 my $score = 'q31 ' . ($next % 100000);
+my $was = decode(req(GET => "/api$lane", $editor))->{voie}{score};   # put back below
 my $put = req(PUT => "/api$lane", $editor, { score => $score });
 is($put->code, 200, 'a lane PUT through /api');
 RankingTest::settle();
@@ -169,6 +170,7 @@ for (1 .. 40) {
 ok($after && index($after->content, $score) >= 0, 'the quick handler answers the new score');
 my $d = differ($after, normal(GET => "/public$lane"));
 is($d, '', 'and the same answer as the normal path');
+is(req(PUT => "/api$lane", $editor, { score => $was })->code, 200, 'the lane put back');
 
 # ---- the answer never says which path served it ----
 ok($q && !grep({ /quick|ranking-path/i } map { $_ . ': ' . join(',', $plain->header($_)) }
