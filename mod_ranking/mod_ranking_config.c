@@ -7,6 +7,7 @@
 #include "ap_socache.h"
 
 #include "mod_ranking_config.h"
+#include "mod_ranking_config_public.h"
 #include "rk_cors.h"
 #include "rk_router.h"
 #include "rk_token.h"
@@ -54,11 +55,6 @@ static apr_int64_t event_listeners = 0;
 static apr_int64_t event_buffer = DEFAULT_EVENT_BUFFER;
 static apr_int64_t password_cost = RK_PASSWORD_COST_DEFAULT;
 static apr_int64_t revision_check = DEFAULT_REVISION_CHECK;
-static int any_public;   /* a RankingPublic On anywhere in the configuration */
-/* the paths of the <Location> sections that say RankingPublic On (const char *), and
- * whether one is said elsewhere (a regular expression, <If>, ...): any path then */
-static apr_array_header_t *public_paths;
-static int public_anywhere;
 
 void *rkm_config_create_dir(apr_pool_t *p, char *dir)
 {
@@ -103,9 +99,7 @@ static void rkm_config_reset(void)
     event_buffer = DEFAULT_EVENT_BUFFER;
     password_cost = RK_PASSWORD_COST_DEFAULT;
     revision_check = DEFAULT_REVISION_CHECK;
-    any_public = 0;
-    public_paths = NULL;
-    public_anywhere = 0;
+    rkm_public_sections_reset();
 }
 
 static const dir_conf *conf(request_rec *r)
@@ -173,27 +167,7 @@ const char *rkm_config_public_cache_control(request_rec *r)
     return cc ? cc : DEFAULT_PUBLIC_CC;
 }
 
-int rkm_config_any_public(void)
-{
-    return any_public;
-}
 
-int rkm_config_maybe_public(const char *uri)
-{
-    int i;
-
-    if (public_anywhere) {
-        return 1;
-    }
-    for (i = 0; public_paths && i < public_paths->nelts; i++) {
-        const char *path = APR_ARRAY_IDX(public_paths, i, const char *);
-
-        if (strncmp(uri, path, strlen(path)) == 0) {
-            return 1;
-        }
-    }
-    return 0;
-}
 
 const char *rkm_config_login_cache(void)
 {
@@ -332,23 +306,9 @@ static const char *set_cors(cmd_parms *cmd, void *cfg, const char *arg)
 
 static const char *set_public(cmd_parms *cmd, void *cfg, int on)
 {
-    const ap_directive_t *section = cmd->directive ? cmd->directive->parent : NULL;
-
     ((dir_conf *)cfg)->public_reads = on ? 1 : 0;
-    if (!on) {
-        return NULL;
-    }
-    any_public = 1;
-    /* a <Location PATH>: the requests under PATH (the walk then decides) */
-    if (section && cmd->path && !strcasecmp(section->directive, "<Location")
-        && section->args && section->args[0] != '~' && cmd->path[0] == '/') {
-        if (!public_paths) {
-            public_paths = apr_array_make(cmd->pool, 4, sizeof(const char *));
-        }
-        APR_ARRAY_PUSH(public_paths, const char *) = apr_pstrdup(cmd->pool, cmd->path);
-    }
-    else {
-        public_anywhere = 1;
+    if (on) {
+        rkm_public_section_add(cmd);
     }
     return NULL;
 }

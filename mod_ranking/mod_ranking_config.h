@@ -32,12 +32,7 @@ int rkm_config_public_quick(request_rec *r);
 /* RankingPublicCache: the Cache-Control of the public answers, "public,
  * max-age=N[, stale-while-revalidate=M]" (made once, when the directive is read) */
 const char *rkm_config_public_cache_control(request_rec *r);
-/* 1 when RankingPublic On appears anywhere in the configuration (the quick handler
- * looks no further without one) */
-int rkm_config_any_public(void);
-/* 0 when no section that says RankingPublic On can apply to URI (the <Location>
- * paths that say it are not a prefix of it), 1 when one may */
-int rkm_config_maybe_public(const char *uri);
+
 
 /* Server-wide: RankingLoginCache ("none", or "provider[:arguments]") */
 const char *rkm_config_login_cache(void);

@@ -8,6 +8,7 @@
 #include "mod_ranking_answer.h"
 #include "mod_ranking_auth.h"
 #include "mod_ranking_config.h"
+#include "mod_ranking_config_public.h"
 #include "mod_ranking_connect.h"
 #include "mod_ranking_heatgen.h"
 #include "mod_ranking_idem.h"

@@ -7,6 +7,7 @@
  * one view is never served to the other), and the preconditions (If-Match 412,
  * If-None-Match 304) are decided once the answer is known to exist. */
 #include "mod_ranking_read.h"
+#include "mod_ranking_read_etag.h"
 #include "mod_ranking_answer.h"
 #include "mod_ranking_request.h"
 #include "mod_ranking_leaderboard.h"
@@ -21,20 +22,6 @@
 #include "rk_sse.h"
 #include "rk_mem.h"
 #include "rk_query.h"
-
-/* V in decimal, in P (apr_psprintf's formatting costs about twice as much, on the
- * path of every cached read). */
-static const char *u64_text(apr_pool_t *p, apr_uint64_t v)
-{
-    char buf[24], *s = buf + sizeof(buf);
-
-    *--s = '\0';
-    do {
-        *--s = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    return apr_pstrmemdup(p, s, (apr_size_t)(buf + sizeof(buf) - 1 - s));
-}
 
 /* The answer cache's key of a read: the database, the route, its ids and the
  * query parameters that change the answer. */
@@ -223,7 +210,7 @@ static void list_headers(request_rec *r, const void *value, const rk_list_query 
 {
     apr_uint64_t total = rk_cache_value_meta(value);
 
-    apr_table_setn(r->headers_out, "X-Total-Count", u64_text(r->pool, total));
+    apr_table_setn(r->headers_out, "X-Total-Count", rkm_u64_text(r->pool, total));
     if (lq->limit > 0 && (apr_uint64_t)(lq->offset + lq->limit) < total) {
         size_t n = (r->args ? strlen(r->args) : 0) + 32;
         char *q = apr_palloc(r->pool, n);
@@ -233,61 +220,6 @@ static void list_headers(request_rec *r, const void *value, const rk_list_query 
                            r->parsed_uri.path ? r->parsed_uri.path : r->uri, q));
         }
     }
-}
-
-/* The strong ETag of a single resource's answer V (a competition, WOD, spot, zone,
- * heat, voie or line): the resource's own tag, which changes only when what is shown
- * of it changes (rk_lane_etag, rk_resource_etag), so that a conditional write is not
- * refused because something else of a busy competition changed.  NULL when V is not
- * of the expected shape (never, for answers of rk_json_answer). */
-static const char *own_answer_etag(request_rec *r, rk_route_id id, const char *epoch,
-                                   const void *v, size_t len)
-{
-    const char *obj;
-    size_t n;
-    char *out = apr_palloc(r->pool, RK_LANE_ETAG_MAX);
-
-    if (rk_answer_object(v, len, &obj, &n) != 0) {
-        return NULL;
-    }
-    return id == RK_ROUTE_A_VOIE || id == RK_ROUTE_B_LINE ? rk_lane_etag(epoch, obj, n, out)
-           : rk_resource_etag(epoch, obj, n, out);
-}
-
-/* One resource (not a list, a leaderboard or a stream): it has a tag of its own. */
-static int has_own_etag(rk_route_id id)
-{
-    const rk_route_def *d = rk_route_def_of(id);
-
-    return d && !d->list && d->answer == RK_ANSWER_ROWS;
-}
-
-/* The strong ETag of the answer VALUE of KEY: one per data revision, and per
- * parameter set (DIVISION, LQ); a single resource's own (own_answer_etag); of the
- * PUBLISHED view of a competition with publication 'validated', one per content (its
- * tag), so that a change the view does not show leaves it as it was.  NULL when a
- * single resource's
- * answer is not of the expected shape. */
-static const char *answer_etag(request_rec *r, const rkm_req *rq, const char *key,
-                               const char *division, const rk_list_query *lq, int published,
-                               const void *value, size_t len)
-{
-    const char *etag;
-
-    if (has_own_etag(rq->route.id)) {
-        return own_answer_etag(r, rq->route.id, rq->rev.epoch, value, len);
-    }
-    if (!published && !division && !lq->given) {   /* the common case: one piece */
-        return apr_pstrcat(r->pool, "\"", rq->rev.epoch, "-", u64_text(r->pool, rq->rev.data),
-                           "\"", NULL);
-    }
-    etag = published
-           ? apr_psprintf(r->pool, "\"%s-p%016" APR_UINT64_T_HEX_FMT, rq->rev.epoch,
-                          (apr_uint64_t)rk_cache_value_tag(value))
-           : apr_psprintf(r->pool, "\"%s-%" APR_UINT64_T_FMT, rq->rev.epoch, rq->rev.data);
-    return division ? apr_psprintf(r->pool, "%s-d%08x\"", etag, rk_cache_hash(division))
-           : lq->given ? apr_psprintf(r->pool, "%s-q%08x\"", etag, rk_cache_hash(strchr(key, '?')))
-           : apr_pstrcat(r->pool, etag, "\"", NULL);
 }
 
 /* What a gzip coding is made of (make_gzip): the plain answer. */
@@ -512,7 +444,7 @@ int rkm_read(request_rec *r, rkm_req *rq)
     if ((value = answer_of(r, rq, &db, key, division, &lq, published, &len, &status)) == NULL) {
         return rkm_send_status(r, status);   /* 404 (or 503, 500) first */
     }
-    etag = answer_etag(r, rq, key, division, &lq, published, value, len);
+    etag = rkm_answer_etag(r, rq, key, division, &lq, published, value, len);
     if (!etag) {
         rk_cache_release(value);
         ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "a resource's answer of an unexpected shape");
