@@ -13,12 +13,17 @@
 #   - the leaderboard's rebuild after a write: a lane PUT, then at once a GET of the
 #     overall leaderboard, whose time includes the rebuild (REBUILDS rounds, 200; 20 in
 #     --smoke mode);
+#   - anonymous GETs of a public mount (/pub, RankingPublic On: the module's quick
+#     handler) against the same bytes as a static file of httpd and of nginx;
 #   - conditional GETs (304) against the static file's 304 (httpd's and nginx's);
 #   - lane PUT with 16 clients against SQLite's own single-row commit rate on the same
 #     disk (sqlite3, WAL, synchronous=FULL), alternating runs;
 #   - POST /connect against one bcrypt check (bench/bcrypt-cost.c);
 #   - the token check's share of a request, in instructions (callgrind), if valgrind
 #     is installed;
+#   - the floor (callgrind): instructions per request of the WOD list as a static file,
+#     from bench/mod_floor.c (a handler answering the same bytes: httpd's own cost),
+#     from the module with a token and anonymously from the public mount, and its 304;
 #   - publication (API.md Part 3): the bench competition has `publication: validated`
 #     (lane 7 of every heat entered, not validated); the overall leaderboard and a
 #     heat's lanes as a reader (published view) and as an editor (full view), each
@@ -43,9 +48,11 @@
 #            [--only REGEX] [--memory-log DIR]
 #
 #   --only REGEX: only the sections whose name matches: the read routes by their names
-#   (competition, wods, spots-2000, ...), leaderboard (the rebuild), publication (both
-#   views' reads and the validation's delay), lane-put, connect,
-#   callgrind, floor (httpd's own cost per request against ours, callgrind), memory (with its whole mix of routes), postgresql, streams, generate
+#   (competition, wods, spots-2000, ..., public-competition and public-wods: the public
+#   mount's), leaderboard (the rebuild), publication (both views' reads and the
+#   validation's delay), lane-put, connect, callgrind, floor (httpd's own cost per
+#   request against ours, callgrind; with --smoke only when --only names it), memory
+#   (with its whole mix of routes), postgresql, streams, generate
 #   (heat generation, then the leaderboard read after it: last); the ETag
 #   check runs with the lanes-B route.  --memory-log DIR: the measured part
 #   of the memory run also writes DIR/samples.txt (each child's RSS and peak RSS twice a
@@ -472,6 +479,36 @@ for my $rt (@routes) {
         $nx ? sub { wrk(url => "$nginx_base/static/$name.json", headers => [$auth],
                         $_[0] ? (duration => 1) : ()) } : ()),
         route => "GET $path", name => $name, kind => 'read', bytes => length $body);
+}
+
+# ---- anonymous answers of a public mount (issue 31) ----------------------------------
+# The public mount /pub (RankingPublic On): GETs without a token, which the module
+# answers from its quick handler once the answer is cached, against the same bytes as
+# a static file of httpd and of nginx, also without a token (target: at least 0.9x
+# nginx, reported).
+for my $rt (grep { wanted($_->[0]) } ['public-competition' => '/competition/100'],
+                                     ['public-wods' => '/competition/100/wod/']) {
+    my ($name, $path) = @$rt;
+    my $res = $ua->get("$base/pub$path");
+    $res->code == 200 && ($res->header('Cache-Control') // '') =~ /^public/
+        or die "GET /pub$path: " . $res->status_line . ", not a public answer\n";
+    my $body = $res->content;
+    open my $fh, '>:raw', "$dir/static/$name.json" or die;
+    print $fh $body;
+    close $fh;
+    my $st = $ua->get("$base/static/$name.json");
+    $st->code == 200 && $st->content eq $body or die "static copy of /pub$path differs\n";
+    my $nx = $nginx_base && nginx_same("GET /static/$name.json (/pub$path)",
+                                       $ua->get("$nginx_base/static/$name.json"), $body);
+    info(sprintf "%-18s %8d bytes: anonymous, module vs static file%s", $name, length $body,
+                 $nx ? ' vs nginx' : '');
+    read_row(alternate(
+        sub { wrk(url => "$base/pub$path", $_[0] ? (duration => 1) : ()) },
+        sub { wrk(url => "$base/static/$name.json", $_[0] ? (duration => 1) : ()) },
+        $nx ? sub { wrk(url => "$nginx_base/static/$name.json", $_[0] ? (duration => 1) : ()) }
+            : ()),
+        route => "GET /pub$path (anonymous)", name => $name, kind => 'read-public',
+        bytes => length $body);
 }
 
 # ---- conditional GET -----------------------------------------------------------------
@@ -1518,9 +1555,11 @@ for my $r (@reads) {
 }
 # The issue's targets against nginx (reported: not in the exit status): answers under
 # 4 KiB at least 0.7x nginx's static file, larger ones at least 0.95x, gzip answers at
-# least 0.7x nginx's gzip_static (304s have no target of their own)
-for my $r (grep { $_->{kind} =~ /^read(-gzip)?$/ && defined $_->{nginx_rps} } @rows) {
-    my $min = $r->{kind} eq 'read-gzip' ? 0.7 : $r->{bytes} < 4096 ? 0.7 : 0.95;
+# least 0.7x nginx's gzip_static, anonymous answers of a public mount at least 0.9x
+# (304s have no target of their own)
+for my $r (grep { $_->{kind} =~ /^read(-gzip|-public)?$/ && defined $_->{nginx_rps} } @rows) {
+    my $min = $r->{kind} eq 'read-gzip' ? 0.7 : $r->{kind} eq 'read-public' ? 0.9
+              : $r->{bytes} < 4096 ? 0.7 : 0.95;
     $r->{nginx_target} = $min;
     target("nginx $r->{name}", $r->{nginx_ratio} >= $min,
            sprintf('%s: %.0f req/s vs %.0f for nginx\'s %s (%.3f, at least %.2f)', $r->{route},
