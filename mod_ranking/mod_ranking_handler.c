@@ -174,13 +174,13 @@ static int rkm_map_to_storage(request_rec *r)
  * as rkm_translate does, to find the mount and its settings.  Everything else
  * declines, the configuration put back as it was: a request with an Authorization
  * header (the token is checked by the access hook, as the design requires) or with
- * Prefer (a long poll), another method, a sub-request's lookup, a path httpd would
- * still decode or normalise (%, "//", "/."), a mount that is not public, a route that
- * is not a public read, and an answer not in the cache (the normal path builds it);
- * and all of a mount with RankingPublicQuick Off (whose readers httpd's access
- * control must see: Require ip, ...).
- * The note "ranking-path" says "quick" on a request answered here (%{ranking-path}n
- * in a LogFormat). */
+ * Prefer (a long poll), another method, a sub-request or an internal redirect (and a
+ * sub-request's lookup), a path httpd would still decode or normalise (%, "//",
+ * "/."), a mount that is not public, a route that is not a public read, and an answer
+ * not in the cache (the normal path builds it); and all of a mount with
+ * RankingPublicQuick Off (whose readers httpd's access control must see: Require ip,
+ * ...).  The note "ranking-path" says "quick" on a request answered here
+ * (%{ranking-path}n in a LogFormat). */
 static int rkm_quick(request_rec *r, int lookup)
 {
     ap_conf_vector_t *before = r->per_dir_config;
@@ -188,7 +188,8 @@ static int rkm_quick(request_rec *r, int lookup)
     rkm_req *rq;
     int rv;
 
-    if (lookup || !rkm_config_any_public() || r->method_number != M_GET || r->proxyreq
+    if (lookup || r->main || r->prev || !rkm_config_any_public()
+        || r->method_number != M_GET || r->proxyreq
         || !r->uri || r->uri[0] != '/' || !rkm_config_maybe_public(r->uri)
         || apr_table_get(r->headers_in, "Authorization")
         || apr_table_get(r->headers_in, "Prefer") || strchr(r->uri, '%')
