@@ -4,13 +4,14 @@
 # RankingPublicQuick Off, whose answers all take the normal path.  Which path answered
 # is in the access log ranking_path_log (the note ranking-path, "quick"; "-" for the
 # normal path), never in the answer.  Checked: every read route, gzip, HEAD, a list's
-# query, 304s (plain and gzip ETags) answer identically (status, every header but
+# query, CORS (/pubcors against /pubcorsnormal, the same pair with
+# RankingCORSOrigins), 304s (plain and gzip ETags) answer identically (status, every header but
 # Date, body) from the quick handler and from the normal path; an answer not in the
 # cache (a query never asked) takes the normal path first; errors, long polls
 # (Prefer: wait), requests with a token (checked by the access hook: a bad one is 401),
 # /api and /pubnormal never take the quick path; a lane PUT shows at once in the quick
 # answers after the revision check (the lane is put back).
-# tests: 23 (t/run-apache-test.sh fails when fewer run)
+# tests: 26 (t/run-apache-test.sh fails when fewer run)
 use strict;
 use warnings;
 use utf8;
@@ -59,10 +60,12 @@ sub quick {
     return undef;
 }
 
-# The answer of the normal path (/pubnormal for /public); its path must be "-".
+# The answer of the normal path (/pubnormal for /public, /pubcorsnormal for /pubcors);
+# its path must be "-".
 sub normal {
     my ($method, $path, $h) = @_;
-    my ($res, $p) = get_path($method, $path =~ s{^/public}{/pubnormal}r, undef, $h);
+    my $np = $path =~ s{^/public/}{/pubnormal/}r =~ s{^/pubcors/}{/pubcorsnormal/}r;
+    my ($res, $p) = get_path($method, $np, undef, $h);
     return $p eq '-' ? $res : undef;
 }
 
@@ -76,7 +79,8 @@ sub differ {
                                                                   $b->header_field_names;
     for my $n (sort keys %names) {
         # (a Link names the mount it was asked on)
-        my ($x, $y) = map { join(', ', $_->header($n)) =~ s{/pubnormal/}{/public/}gr } $a, $b;
+        my ($x, $y) = map { join(', ', $_->header($n)) =~ s{/pubnormal/}{/public/}gr
+                                                   =~ s{/pubcorsnormal/}{/pubcors/}gr } $a, $b;
         return "$n: '$x' vs '$y'" if $x ne $y;
     }
     return $a->content eq $b->content ? '' : 'body';
@@ -114,6 +118,17 @@ is($q && $q->content, '', 'HEAD: no body');
             'a page of a list: the same answer');
 ok($q && defined $q->header('X-Total-Count') && defined $q->header('Link'),
    'a page: X-Total-Count and Link');
+
+# ---- CORS ----
+my $O = 'https://scores.example.org';
+($q) = same(GET => '/pubcors/competition/1/spot/?limit=5', { Origin => $O, 'Accept-Encoding' => 'gzip' },
+            'CORS, a listed Origin: the same answer');
+ok($q && ($q->header('Access-Control-Allow-Origin') // '') eq $O
+   && join(',', $q->header('Vary')) =~ /^Prefer,\s*Origin,\s*Accept-Encoding$/,
+   'CORS: Access-Control-Allow-Origin, Vary: Prefer, Origin, Accept-Encoding')
+    or diag($q ? join(', ', $q->header('Vary')) : 'no quick answer');
+($q) = same(GET => '/pubcors/competition/1/wod/', { Origin => 'https://other.example' },
+            'CORS, another Origin: the same answer, without Access-Control-Allow-Origin');
 
 # ---- 304 ----
 my $plain = quick(GET => '/public/competition/1/wod/');
