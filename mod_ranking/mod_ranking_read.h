@@ -12,7 +12,7 @@ struct rkm_req;
 
 /* GET or HEAD of a read route.  With RQ->quick (the quick handler): from the caches
  * only, the answer's headers set just before it is sent (those of the access hook
- * too); DECLINED, with nothing set, for anything else (an error, a miss, a 412): the
+ * too); DECLINED, with no header set, for anything else (an error, a miss, a 412): the
  * normal path answers it. */
 int rkm_read(request_rec *r, struct rkm_req *rq);
 
