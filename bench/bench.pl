@@ -13,12 +13,17 @@
 #   - the leaderboard's rebuild after a write: a lane PUT, then at once a GET of the
 #     overall leaderboard, whose time includes the rebuild (REBUILDS rounds, 200; 20 in
 #     --smoke mode);
+#   - anonymous GETs of a public mount (/pub, RankingPublic On: the module's quick
+#     handler) against the same bytes as a static file of httpd and of nginx;
 #   - conditional GETs (304) against the static file's 304 (httpd's and nginx's);
 #   - lane PUT with 16 clients against SQLite's own single-row commit rate on the same
 #     disk (sqlite3, WAL, synchronous=FULL), alternating runs;
 #   - POST /connect against one bcrypt check (bench/bcrypt-cost.c);
 #   - the token check's share of a request, in instructions (callgrind), if valgrind
 #     is installed;
+#   - the floor (callgrind): instructions per request of the WOD list as a static file,
+#     from bench/mod_floor.c (a handler answering the same bytes: httpd's own cost),
+#     from the module with a token and anonymously from the public mount, and its 304;
 #   - publication (API.md Part 3): the bench competition has `publication: validated`
 #     (lane 7 of every heat entered, not validated); the overall leaderboard and a
 #     heat's lanes as a reader (published view) and as an editor (full view), each
@@ -43,9 +48,11 @@
 #            [--only REGEX] [--memory-log DIR]
 #
 #   --only REGEX: only the sections whose name matches: the read routes by their names
-#   (competition, wods, spots-2000, ...), leaderboard (the rebuild), publication (both
-#   views' reads and the validation's delay), lane-put, connect,
-#   callgrind, memory (with its whole mix of routes), postgresql, streams, generate
+#   (competition, wods, spots-2000, ..., public-competition and public-wods: the public
+#   mount's), leaderboard (the rebuild), publication (both views' reads and the
+#   validation's delay), lane-put, connect, callgrind, floor (httpd's own cost per
+#   request against ours, callgrind; with --smoke only when --only names it), memory
+#   (with its whole mix of routes), postgresql, streams, generate
 #   (heat generation, then the leaderboard read after it: last); the ETag
 #   check runs with the lanes-B route.  --memory-log DIR: the measured part
 #   of the memory run also writes DIR/samples.txt (each child's RSS and peak RSS twice a
@@ -181,6 +188,13 @@ MaxConnectionsPerChild 0
 KeepAliveTimeout 30
 MaxKeepAliveRequests 0
 <Location /api>
+    RankingLoginLimit 0
+</Location>
+# a public mount (RankingPublic): the anonymous rows and the floor's profile
+<Location /pub>
+    SetHandler ranking
+    Require all granted
+    RankingPublic On
     RankingLoginLimit 0
 </Location>
 CONF
@@ -465,6 +479,36 @@ for my $rt (@routes) {
         $nx ? sub { wrk(url => "$nginx_base/static/$name.json", headers => [$auth],
                         $_[0] ? (duration => 1) : ()) } : ()),
         route => "GET $path", name => $name, kind => 'read', bytes => length $body);
+}
+
+# ---- anonymous answers of a public mount (issue 31) ----------------------------------
+# The public mount /pub (RankingPublic On): GETs without a token, which the module
+# answers from its quick handler once the answer is cached, against the same bytes as
+# a static file of httpd and of nginx, also without a token (target: at least 0.9x
+# nginx, reported).
+for my $rt (grep { wanted($_->[0]) } ['public-competition' => '/competition/100'],
+                                     ['public-wods' => '/competition/100/wod/']) {
+    my ($name, $path) = @$rt;
+    my $res = $ua->get("$base/pub$path");
+    $res->code == 200 && ($res->header('Cache-Control') // '') =~ /^public/
+        or die "GET /pub$path: " . $res->status_line . ", not a public answer\n";
+    my $body = $res->content;
+    open my $fh, '>:raw', "$dir/static/$name.json" or die;
+    print $fh $body;
+    close $fh;
+    my $st = $ua->get("$base/static/$name.json");
+    $st->code == 200 && $st->content eq $body or die "static copy of /pub$path differs\n";
+    my $nx = $nginx_base && nginx_same("GET /static/$name.json (/pub$path)",
+                                       $ua->get("$nginx_base/static/$name.json"), $body);
+    info(sprintf "%-18s %8d bytes: anonymous, module vs static file%s", $name, length $body,
+                 $nx ? ' vs nginx' : '');
+    read_row(alternate(
+        sub { wrk(url => "$base/pub$path", $_[0] ? (duration => 1) : ()) },
+        sub { wrk(url => "$base/static/$name.json", $_[0] ? (duration => 1) : ()) },
+        $nx ? sub { wrk(url => "$nginx_base/static/$name.json", $_[0] ? (duration => 1) : ()) }
+            : ()),
+        route => "GET /pub$path (anonymous)", name => $name, kind => 'read-public',
+        bytes => length $body);
 }
 
 # ---- conditional GET -----------------------------------------------------------------
@@ -882,6 +926,165 @@ if ($o{callgrind} && wanted('callgrind') && `sh -c 'command -v valgrind'`) {
         }
     } else {
         push @errors, 'callgrind: httpd under valgrind did not answer';
+    }
+}
+
+# ---- the floor: httpd's own cost per request, and ours above it (callgrind) -----------
+#
+# Instructions per request (callgrind: robust on a shared machine, where rates are
+# not) of httpd -X in the bench's configuration under callgrind, requests on one
+# keep-alive connection (ab -k): per case, the difference between a run of FLOOR_BASE
+# requests and one of FLOOR_BASE + FLOOR_N, divided by FLOOR_N (start-up, warm-up and
+# the first answer's building cancel out).  The WOD list (2 KB) served
+#   - static: as a static file (core's handler, the same Authorization header),
+#   - floor: by bench/mod_floor.c, a handler that answers the same bytes from memory
+#     (what httpd costs per request with any handler: the floor),
+#   - token: by the module with the judge's token (the bench's read rows),
+#   - public: by the module to an anonymous GET of the public mount /pub,
+#   - public-304: the same with If-None-Match: its ETag.
+# Each case's total per request, and the inclusive share of httpd's phases, filters,
+# logging and our hooks (doc/performance.md, "The floor").
+my %floor;
+my @floor_funcs = (
+    # httpd's phases
+    'ap_read_request', 'ap_run_post_read_request', 'ap_run_quick_handler',
+    'ap_process_request_internal', 'ap_run_translate_name', 'ap_run_map_to_storage',
+    'ap_location_walk', 'ap_directory_walk', 'ap_file_walk', 'ap_run_header_parser',
+    'ap_run_access_checker', 'ap_run_access_checker_ex', 'ap_run_check_user_id',
+    'ap_run_auth_checker', 'ap_run_type_checker', 'ap_run_fixups', 'ap_run_insert_filter',
+    'ap_invoke_handler', 'ap_run_handler', 'ap_process_request_after_handler',
+    'ap_run_log_transaction', 'ap_update_child_status', 'apr_pool_destroy',
+    # filters
+    'ap_pass_brigade', 'ap_http_header_filter', 'ap_content_length_filter',
+    'ap_byterange_filter', 'ap_http_outerror_filter', 'ap_core_output_filter',
+    'ap_finalize_request_protocol',
+    # ours
+    'rkm_quick', 'rkm_translate', 'rkm_map_to_storage', 'rkm_access', 'rkm_handler',
+    'rkm_request', 'rkm_common_headers', 'rkm_authenticate', 'rk_bearer_parse',
+    'token_lookup', 'rkm_read', 'rkm_request_revision', 'rkm_answer_acquire',
+    'rkm_send_value', 'rkm_view_of', 'rkm_role_on', 'floor_handler');
+my $FLOOR_N = $o{smoke} ? 200 : 2000;
+my $FLOOR_BASE = 100;
+# In a full run (with callgrind), or when --only names it (also in --smoke mode).
+if (($o{callgrind} || ($o{only} && 'floor' =~ /$o{only}/)) && wanted('floor')
+    && `sh -c 'command -v valgrind && command -v apxs && command -v ab'`) {
+    info('the floor: instructions per request under callgrind (slow)');
+    my $fd = "$dir/floor";
+    make_path($fd);
+    copy("$ROOT/bench/mod_floor.c", "$fd/mod_floor.c") or die "copy mod_floor.c: $!\n";
+    system("cd '$fd' && apxs -c -Wc,-O2 mod_floor.c >apxs.log 2>&1") == 0
+        or die "cannot build bench/mod_floor.c (see $fd/apxs.log)\n";
+    my $wods = '/competition/100/wod/';
+    my $res = get("$base/api$wods");
+    $res->code == 200 or die "GET $wods: " . $res->status_line . "\n";
+    my $body = $res->content;
+    for my $f ("$fd/wods.json", "$dir/static/floor-wods.json") {
+        open my $fh, '>:raw', $f or die "$f: $!";
+        print $fh $body;
+        close $fh;
+    }
+    my $pub = $ua->get("$base/pub$wods");
+    $pub->code == 200 && $pub->content eq $body or die "GET /pub$wods: not the same answer\n";
+    my $petag = $pub->header('ETag');
+    my $port = RkServer::free_port();
+    my $conf = "$fd/callgrind.conf";
+    open my $in, '<', $srv->{conf} or die;
+    open my $out, '>', $conf or die;
+    while (<$in>) {
+        s/^Listen .*/Listen 127.0.0.1:$port/;
+        s/^PidFile .*/PidFile "$fd\/httpd.pid"/;
+        s/^ErrorLog .*/ErrorLog "$fd\/error_log"/;
+        print $out $_;
+    }
+    # RankingRevisionCheck: one read of the revision per 60 s, not per second: under
+    # callgrind a second of the bench's runs (tens of thousands of requests) is a few
+    # hundred requests, and each would pay a share of a database read it does not pay
+    print $out <<"CONF";
+RankingRevisionCheck 60000
+LoadModule floor_module "$fd/.libs/mod_floor.so"
+<Location /floor/wods>
+    SetHandler floor
+    FloorBody "$fd/wods.json"
+</Location>
+CONF
+    close $out;
+    system('chown', '-R', 'www-data:', $fd) == 0 or die "chown $fd\n";
+    my $hb = "http://127.0.0.1:$port";
+    my @cases = (
+        [static => "$hb/static/floor-wods.json", $auth],
+        [floor => "$hb/floor/wods", $auth],
+        [token => "$hb/api$wods", $auth],
+        [public => "$hb/pub$wods"],
+        ['public-304' => "$hb/pub$wods", "If-None-Match: $petag"],
+    );
+    # One httpd -X under callgrind, counting inside connection processing only: a
+    # warm-up request of the case, then N on one keep-alive connection (ab -k); the
+    # inclusive instructions of the program and of each function of @floor_funcs.
+    # No request before the warm-up: the listener is open once the pid file is.
+    my $profile = sub {
+        my ($name, $n, $url, @h) = @_;
+        my $cg = "$fd/callgrind-$name-$n.out";
+        unlink $cg, "$fd/httpd.pid";
+        my $pid = fork // die;
+        if (!$pid) {
+            open STDOUT, '>', "$fd/callgrind-$name-$n.log";
+            open STDERR, '>&', \*STDOUT;
+            exec 'runuser', '-u', 'www-data', '--', 'valgrind', '--tool=callgrind',
+                 '--collect-atstart=no', '--toggle-collect=ap_run_process_connection',
+                 "--callgrind-out-file=$cg", 'apache2', '-X', '-f', $conf;
+        }
+        for (1 .. 600) { last if -s "$fd/httpd.pid"; sleep 0.1; }
+        sleep 0.5;
+        my $hs = join ' ', map { "-H '$_'" } @h;
+        # the warm-up: the same bytes in every case (the 304: none)
+        my $w = LWP::UserAgent->new(keep_alive => 0, timeout => 120)
+                ->get($url, map { split /: /, $_, 2 } @h);
+        my $want = $name =~ /304/ ? 304 : 200;
+        unless ($w->code == $want && ($want == 304 || $w->content eq $body)) {
+            push @errors, "floor: $name: " . $w->status_line . ', not the WOD list';
+            kill 'TERM', $pid;
+            waitpid $pid, 0;
+            return;
+        }
+        system("ab -q -k -n $n $hs '$url' >'$fd/ab-$name-$n.txt' 2>&1");
+        my ($failed) = do { local (@ARGV, $/) = ("$fd/ab-$name-$n.txt"); <> } =~ /Failed requests:\s+(\d+)/;
+        push @errors, "floor: $name: " . ($failed // 'no') . " failed requests under ab" if $failed || !defined $failed;
+        kill 'TERM', $pid;   # httpd -X stops; callgrind writes its profile
+        waitpid $pid, 0;
+        -s $cg or return;
+        my $ann = `callgrind_annotate --inclusive=yes --threshold=100 '$cg' 2>/dev/null`;
+        my ($total) = $ann =~ /^\s*([\d,]+)\s+\([^)]*\)\s+PROGRAM TOTALS/m;
+        defined $total or return;
+        $total =~ tr/,//d;
+        my %f;
+        for my $fn (@floor_funcs) {
+            my $max;
+            while ($ann =~ /^\s*([\d,]+)\s+\([^)]*\)\s+\S*?[:?]\Q$fn\E(?:\s|$)/mg) {
+                (my $v = $1) =~ tr/,//d;
+                $max = $v if !defined $max || $v > $max;
+            }
+            $f{$fn} = $max // 0;
+        }
+        return { total => $total, functions => \%f };
+    };
+    for my $c (@cases) {
+        my ($name, $url, @h) = @$c;
+        # two runs, FLOOR_BASE and FLOOR_BASE + FLOOR_N requests: their difference is
+        # FLOOR_N requests, without the start-up, the warm-up or the first request
+        my ($a, $b) = map { $profile->($name, $_, $url, @h) } $FLOOR_BASE, $FLOOR_BASE + $FLOOR_N;
+        next unless $a && $b;
+        $floor{$name} = {
+            per_request => sprintf('%.0f', ($b->{total} - $a->{total}) / $FLOOR_N) + 0,
+            functions => { map { $_ => sprintf('%.0f', ($b->{functions}{$_} - $a->{functions}{$_})
+                                                       / $FLOOR_N) + 0 }
+                           grep { $b->{functions}{$_} } @floor_funcs } };
+    }
+    if (keys %floor == @cases) {
+        $floor{requests} = $FLOOR_N;
+        $floor{bytes} = length $body;
+    } else {
+        push @errors, 'floor: ' . (keys %floor) . ' of ' . @cases . ' cases profiled (see '
+                      . "$fd/callgrind-*.log)";
     }
 }
 
@@ -1352,9 +1555,11 @@ for my $r (@reads) {
 }
 # The issue's targets against nginx (reported: not in the exit status): answers under
 # 4 KiB at least 0.7x nginx's static file, larger ones at least 0.95x, gzip answers at
-# least 0.7x nginx's gzip_static (304s have no target of their own)
-for my $r (grep { $_->{kind} =~ /^read(-gzip)?$/ && defined $_->{nginx_rps} } @rows) {
-    my $min = $r->{kind} eq 'read-gzip' ? 0.7 : $r->{bytes} < 4096 ? 0.7 : 0.95;
+# least 0.7x nginx's gzip_static, anonymous answers of a public mount at least 0.9x
+# (304s have no target of their own)
+for my $r (grep { $_->{kind} =~ /^read(-gzip|-public)?$/ && defined $_->{nginx_rps} } @rows) {
+    my $min = $r->{kind} eq 'read-gzip' ? 0.7 : $r->{kind} eq 'read-public' ? 0.9
+              : $r->{bytes} < 4096 ? 0.7 : 0.95;
     $r->{nginx_target} = $min;
     target("nginx $r->{name}", $r->{nginx_ratio} >= $min,
            sprintf('%s: %.0f req/s vs %.0f for nginx\'s %s (%.3f, at least %.2f)', $r->{route},
@@ -1383,7 +1588,7 @@ my %result = (
                                     : JSON::PP::false,
                   connections => $o{connections}, mpm => 'event, 2 children x 64 threads',
                   database => 'SQLite, WAL, synchronous=FULL' },
-    rows => \@rows, token_check => \%token_share, memory => \%memory,
+    rows => \@rows, token_check => \%token_share, floor => \%floor, memory => \%memory,
     leaderboard_rebuild => \%rebuild,
     gzip => \%gzip, streams => \%streams, postgresql => \%pg, nginx => \%nginx,
     generate_heats => \%gen,
@@ -1420,6 +1625,14 @@ printf "token check: %.2f%% of a request's instructions (%.0f of %.0f per reques
        ($token_share{instructions_bearer_parse} + $token_share{instructions_token_lookup}) / 2000,
        $token_share{instructions_total} / 2000
     if %token_share;
+if (%floor) {
+    printf "the floor (instructions per request, callgrind, %d requests of the %d-byte WOD "
+           . "list on one connection):\n", $floor{requests}, $floor{bytes};
+    for my $c (grep { ref $floor{$_} } qw(static floor token public public-304)) {
+        printf "  %-11s %8d  (over the floor: %+d)\n", $c, $floor{$c}{per_request},
+               $floor{$c}{per_request} - $floor{floor}{per_request};
+    }
+}
 printf "event streams: %d open, the lane PUT reached %d: p50 %.1f ms, p99 %.1f ms, max %.1f ms "
        . "after its answer; %.1f KiB of RSS per stream; reads %.3f of their rate\n",
        @streams{qw(streams received p50_ms p99_ms max_ms kib_per_stream read_ratio)}
@@ -1448,7 +1661,7 @@ if ($o{smoke}) {
     # nginx's answer with the module's (bytes, gzip, 304); ratios are not judged in a
     # short run
     my $checks = @rows + (exists $targets{'etag-changes'} ? 1 : 0) + (%memory ? 1 : 0)
-                 + (%token_share ? 1 : 0) + (%rebuild ? 1 : 0) + (%streams ? 1 : 0)
+                 + (%token_share ? 1 : 0) + (%floor ? 1 : 0) + (%rebuild ? 1 : 0) + (%streams ? 1 : 0)
                  + (%pubval ? 1 : 0) + $pub_views_checked
                  + $nginx_checks;
     my $failed = @errors > $checks ? $checks : scalar @errors;

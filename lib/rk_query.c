@@ -169,8 +169,10 @@ int rk_list_query_parse(const char *args, unsigned allowed, char *buf, size_t bu
             break;
         }
     }
-    snprintf(q->norm, sizeof(q->norm), "l%lld,o%lld,s%s,w%s", q->limit, q->offset,
-             q->status ? q->status : "", q->wod ? q->wod : "");
+    if (q->given) {   /* (none: no key needs it; "" from the memset) */
+        snprintf(q->norm, sizeof(q->norm), "l%lld,o%lld,s%s,w%s", q->limit, q->offset,
+                 q->status ? q->status : "", q->wod ? q->wod : "");
+    }
     return 0;
 }
 

@@ -26,7 +26,8 @@ typedef struct {
     unsigned given;             /* RK_QP_* present */
     long long limit, offset;    /* limit 0: the whole list */
     const char *division, *status, *wod;   /* NULL when not given */
-    char norm[64];              /* limit/offset/status/wod in a fixed order, for keys */
+    char norm[64];              /* limit/offset/status/wod in a fixed order, for keys;
+                                 * "" when none is given */
 } rk_list_query;
 
 /* Read the parameters of ALLOWED (RK_QP_*) from ARGS (see rk_query_get) into Q, the

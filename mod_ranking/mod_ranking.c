@@ -5,6 +5,7 @@
  *
  *   mod_ranking_private.h     what every glue file includes (httpd, the module)
  *   mod_ranking_config.c      the directives and the settings of a request
+ *   mod_ranking_config_public.c  where RankingPublic On is said (for the quick handler)
  *   mod_ranking_status.c      the module's section of server-status (shared table)
  *   mod_ranking_shared.c      anonymous shared memory the parent maps for the children
  *   mod_ranking_db.c          the database through mod_dbd: connections, statements,
@@ -17,7 +18,8 @@
  *                             per request), the change log (record, read since,
  *                             replay) and the one committed signal
  *   mod_ranking_handler.c     the hooks a request goes through: claim the mount, the
- *                             token check, the handler (route, method, role, answer)
+ *                             token check, the handler (route, method, role, answer);
+ *                             the quick handler of a public mount's cached answers
  *   mod_ranking_request.c     the state of a request, the headers of every answer
  *   mod_ranking_answer.c      the module's JSON answers
  *   mod_ranking_errors.c      httpd's own error answers on a mount, made JSON
@@ -26,6 +28,7 @@
  *   mod_ranking_connect.c     POST /connect (tokens given) and login throttling
  *   mod_ranking_cache.c       the per-child caches: built answers, token checks
  *   mod_ranking_read.c        the read path: answers per revision, ETag, 304, gzip
+ *   mod_ranking_read_etag.c   the ETag of a read's answer
  *   mod_ranking_leaderboard.c leaderboards, and the inputs each child keeps for them
  *   mod_ranking_write.c       lane writes: PUT in grouped commits, DELETE
  *   mod_ranking_setup.c       the organizer's writes: POST, PATCH, DELETE of

@@ -54,6 +54,12 @@ const char *rkm_json_text(request_rec *r, json_t *json, size_t *len)
 
 int rkm_send_error(request_rec *r, int status, const char *message)
 {
+    const rkm_req *rq = ap_get_module_config(r->request_config, &ranking_module);
+
+    /* the quick handler answers only from the caches: an error is the normal path's */
+    if (rq && rq->quick) {
+        return DECLINED;
+    }
     rkm_request_error_headers(r);
     if (status == HTTP_SERVICE_UNAVAILABLE && !apr_table_get(r->headers_out, "Retry-After")) {
         apr_table_setn(r->headers_out, "Retry-After", "1");

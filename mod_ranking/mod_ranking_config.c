@@ -7,6 +7,7 @@
 #include "ap_socache.h"
 
 #include "mod_ranking_config.h"
+#include "mod_ranking_config_public.h"
 #include "rk_cors.h"
 #include "rk_router.h"
 #include "rk_token.h"
@@ -35,9 +36,17 @@ typedef struct {
     apr_array_header_t *cors;/* RankingCORSOrigins: origins (const char *), empty: off;
                               * NULL when unset */
     int public_reads;        /* RankingPublic: 1 on, 0 off, UNSET */
-    apr_int64_t public_maxage;  /* RankingPublicCache: max-age, seconds, UNSET */
-    apr_int64_t public_stale;   /* RankingPublicCache: stale-while-revalidate, UNSET */
+    int public_quick;        /* RankingPublicQuick: 1 on, 0 off, UNSET */
+    const char *public_cc;   /* RankingPublicCache: the Cache-Control of the public
+                              * answers, made once from its max-age and
+                              * stale-while-revalidate; NULL when unset */
 } dir_conf;
+
+/* The Cache-Control of the public answers without RankingPublicCache */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define DEFAULT_PUBLIC_CC "public, max-age=" STR(DEFAULT_PUBLIC_MAXAGE) \
+                          ", stale-while-revalidate=" STR(DEFAULT_PUBLIC_STALE)
 
 /* RankingLoginCache: "none", or a socache provider with its arguments */
 static const char *login_cache_spec = DEFAULT_LOGIN_CACHE;
@@ -59,8 +68,7 @@ void *rkm_config_create_dir(apr_pool_t *p, char *dir)
     c->login_limit = UNSET;
     c->login_window = UNSET;
     c->public_reads = UNSET;
-    c->public_maxage = UNSET;
-    c->public_stale = UNSET;
+    c->public_quick = UNSET;
     return c;
 }
 
@@ -76,8 +84,8 @@ void *rkm_config_merge_dir(apr_pool_t *p, void *basev, void *addv)
     MERGE(login_limit);
     MERGE(login_window);
     MERGE(public_reads);
-    MERGE(public_maxage);
-    MERGE(public_stale);
+    MERGE(public_quick);
+    c->public_cc = add->public_cc ? add->public_cc : base->public_cc;
     c->base = add->base ? add->base : base->base;
     c->cors = add->cors ? add->cors : base->cors;
     return c;
@@ -91,6 +99,7 @@ static void rkm_config_reset(void)
     event_buffer = DEFAULT_EVENT_BUFFER;
     password_cost = RK_PASSWORD_COST_DEFAULT;
     revision_check = DEFAULT_REVISION_CHECK;
+    rkm_public_sections_reset();
 }
 
 static const dir_conf *conf(request_rec *r)
@@ -146,13 +155,19 @@ int rkm_config_public(request_rec *r)
     return conf(r)->public_reads == 1;
 }
 
-void rkm_config_public_cache(request_rec *r, apr_int64_t *maxage, apr_int64_t *stale)
+int rkm_config_public_quick(request_rec *r)
 {
-    const dir_conf *c = conf(r);
-
-    *maxage = c->public_maxage == UNSET ? DEFAULT_PUBLIC_MAXAGE : c->public_maxage;
-    *stale = c->public_stale == UNSET ? DEFAULT_PUBLIC_STALE : c->public_stale;
+    return conf(r)->public_quick != 0;   /* default On */
 }
+
+const char *rkm_config_public_cache_control(request_rec *r)
+{
+    const char *cc = conf(r)->public_cc;
+
+    return cc ? cc : DEFAULT_PUBLIC_CC;
+}
+
+
 
 const char *rkm_config_login_cache(void)
 {
@@ -291,8 +306,17 @@ static const char *set_cors(cmd_parms *cmd, void *cfg, const char *arg)
 
 static const char *set_public(cmd_parms *cmd, void *cfg, int on)
 {
-    (void)cmd;
     ((dir_conf *)cfg)->public_reads = on ? 1 : 0;
+    if (on) {
+        rkm_public_section_add(cmd);
+    }
+    return NULL;
+}
+
+static const char *set_public_quick(cmd_parms *cmd, void *cfg, int on)
+{
+    (void)cmd;
+    ((dir_conf *)cfg)->public_quick = on ? 1 : 0;
     return NULL;
 }
 
@@ -313,8 +337,9 @@ static const char *set_public_cache(cmd_parms *cmd, void *cfg, const char *maxag
     if (err) {
         return err;
     }
-    c->public_maxage = m;
-    c->public_stale = s;
+    c->public_cc = s ? apr_psprintf(cmd->pool, "public, max-age=%" APR_INT64_T_FMT
+                                    ", stale-while-revalidate=%" APR_INT64_T_FMT, m, s)
+                     : apr_psprintf(cmd->pool, "public, max-age=%" APR_INT64_T_FMT, m);
     return NULL;
 }
 
@@ -411,6 +436,9 @@ const command_rec rkm_config_cmds[] = {
     AP_INIT_FLAG("RankingPublic", set_public, NULL, ACCESS_CONF,
                  "On: the read routes of the mount (lists, details, leaderboards) answer "
                  "requests without a token, with a public Cache-Control (default Off)"),
+    AP_INIT_FLAG("RankingPublicQuick", set_public_quick, NULL, ACCESS_CONF,
+                 "On: the cached public answers of a RankingPublic mount are served from "
+                 "httpd's quick-handler phase, before the access hooks (default On)"),
     AP_INIT_TAKE12("RankingPublicCache", set_public_cache, NULL, ACCESS_CONF,
                    "max-age and stale-while-revalidate in seconds of the public answers "
                    "of a RankingPublic mount (default 5 30)"),

@@ -26,9 +26,13 @@ apr_int64_t rkm_config_login_window(request_rec *r); /* seconds */
 const char *const *rkm_config_cors_origins(request_rec *r, size_t *n);
 /* RankingPublic: 1 when the mount's read routes answer requests without a token */
 int rkm_config_public(request_rec *r);
-/* RankingPublicCache: the max-age and stale-while-revalidate (0: none) of the public
- * answers, seconds */
-void rkm_config_public_cache(request_rec *r, apr_int64_t *maxage, apr_int64_t *stale);
+/* RankingPublicQuick: 1 (the default) when the cached public answers are served from
+ * the quick handler (mod_ranking_handler.c) */
+int rkm_config_public_quick(request_rec *r);
+/* RankingPublicCache: the Cache-Control of the public answers, "public,
+ * max-age=N[, stale-while-revalidate=M]" (made once, when the directive is read) */
+const char *rkm_config_public_cache_control(request_rec *r);
+
 
 /* Server-wide: RankingLoginCache ("none", or "provider[:arguments]") */
 const char *rkm_config_login_cache(void);

@@ -7,6 +7,8 @@
 #include "mod_ranking_handler.h"
 #include "mod_ranking_answer.h"
 #include "mod_ranking_auth.h"
+#include "mod_ranking_config.h"
+#include "mod_ranking_config_public.h"
 #include "mod_ranking_connect.h"
 #include "mod_ranking_heatgen.h"
 #include "mod_ranking_idem.h"
@@ -163,8 +165,66 @@ static int rkm_map_to_storage(request_rec *r)
            ? OK : DECLINED;
 }
 
+/* RankingPublic: an anonymous GET or HEAD of a public read whose answer is in this
+ * child's caches is answered here, in httpd's quick-handler phase (as mod_cache
+ * answers its hits), before the URI is translated, the <Location> sections merged a
+ * second time, the access hooks and the fixups: with the headers, ETag, 304, gzip and
+ * Vary of the normal path (rkm_read with RQ->quick: the caches only, every error
+ * left to the normal path).  The <Location> sections are not merged yet: walk them,
+ * as rkm_translate does, to find the mount and its settings.  Everything else
+ * declines, the configuration put back as it was: a request with an Authorization
+ * header (the token is checked by the access hook, as the design requires) or with
+ * Prefer (a long poll), another method, a sub-request or an internal redirect (and a
+ * sub-request's lookup), a path httpd would still decode or normalise (%, "//",
+ * "/."), a mount that is not public, a route that is not a public read, and an answer
+ * not in the cache (the normal path builds it); and all of a mount with
+ * RankingPublicQuick Off (whose readers httpd's access control must see: Require ip,
+ * ...).  The note "ranking-path" says "quick" on a request answered here
+ * (%{ranking-path}n in a LogFormat). */
+static int rkm_quick(request_rec *r, int lookup)
+{
+    ap_conf_vector_t *before = r->per_dir_config;
+    const rk_route_def *def;
+    rkm_req *rq;
+    int rv;
+
+    if (lookup || r->main || r->prev || !rkm_config_any_public()
+        || r->method_number != M_GET || r->proxyreq
+        || !r->uri || r->uri[0] != '/' || !rkm_config_maybe_public(r->uri)
+        || apr_table_get(r->headers_in, "Authorization")
+        || apr_table_get(r->headers_in, "Prefer") || strchr(r->uri, '%')
+        || strstr(r->uri, "//") || strstr(r->uri, "/.")) {
+        return DECLINED;
+    }
+    if (ap_location_walk(r) != OK || !rkm_is_ours(r) || !rkm_config_public(r)
+        || !rkm_config_public_quick(r)) {
+        r->per_dir_config = before;
+        return DECLINED;
+    }
+    rq = rkm_request(r);
+    def = rk_route_def_of(rq->route.id);
+    rv = DECLINED;
+    if (rq->anonymous && def && def->answer != RK_ANSWER_EVENTS
+        && (rq->method & rk_route_methods(rq->route.id))
+        && rk_route_role(rq->route.id, rq->method) <= RK_ROLE_READER) {
+        rq->quick = 1;
+        rv = rkm_read(r, rq);
+        rq->quick = 0;
+    }
+    if (rv == DECLINED) {
+        /* the normal path starts afresh: its own state, its own walk */
+        ap_set_module_config(r->request_config, &ranking_module, NULL);
+        r->per_dir_config = before;
+        return DECLINED;
+    }
+    apr_table_setn(r->notes, "ranking-path", "quick");
+    return rv;
+}
+
 void rkm_handler_register_hooks(void)
 {
+    /* after mod_cache's (APR_HOOK_FIRST): its hits first, its save filter on ours */
+    ap_hook_quick_handler(rkm_quick, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_translate_name(rkm_translate, NULL, NULL, APR_HOOK_FIRST);
     ap_hook_map_to_storage(rkm_map_to_storage, NULL, NULL, APR_HOOK_FIRST);
     ap_hook_check_access(rkm_access, NULL, NULL, APR_HOOK_MIDDLE, AP_AUTH_INTERNAL_PER_CONF);

@@ -7,6 +7,7 @@
  * one view is never served to the other), and the preconditions (If-Match 412,
  * If-None-Match 304) are decided once the answer is known to exist. */
 #include "mod_ranking_read.h"
+#include "mod_ranking_read_etag.h"
 #include "mod_ranking_answer.h"
 #include "mod_ranking_request.h"
 #include "mod_ranking_leaderboard.h"
@@ -123,6 +124,12 @@ static const void *value_of(request_rec *r, rkm_req *rq, rkm_db *db, const char 
 {
     const void *value;
 
+    if (rq->quick) {   /* the caches only: what is not there, the normal path builds */
+        if ((value = rkm_answer_acquire(key, rq->rev.data, len)) == NULL) {
+            *status = HTTP_SERVICE_UNAVAILABLE;   /* (never sent: rkm_send_error) */
+        }
+        return value;
+    }
     if (rq->rev_shared) {
         if ((value = rkm_answer_acquire(key, rq->rev.data, len)) != NULL) {
             return value;
@@ -203,7 +210,7 @@ static void list_headers(request_rec *r, const void *value, const rk_list_query 
 {
     apr_uint64_t total = rk_cache_value_meta(value);
 
-    apr_table_setn(r->headers_out, "X-Total-Count", apr_psprintf(r->pool, "%" APR_UINT64_T_FMT, total));
+    apr_table_setn(r->headers_out, "X-Total-Count", rkm_u64_text(r->pool, total));
     if (lq->limit > 0 && (apr_uint64_t)(lq->offset + lq->limit) < total) {
         size_t n = (r->args ? strlen(r->args) : 0) + 32;
         char *q = apr_palloc(r->pool, n);
@@ -213,57 +220,6 @@ static void list_headers(request_rec *r, const void *value, const rk_list_query 
                            r->parsed_uri.path ? r->parsed_uri.path : r->uri, q));
         }
     }
-}
-
-/* The strong ETag of a single resource's answer V (a competition, WOD, spot, zone,
- * heat, voie or line): the resource's own tag, which changes only when what is shown
- * of it changes (rk_lane_etag, rk_resource_etag), so that a conditional write is not
- * refused because something else of a busy competition changed.  NULL when V is not
- * of the expected shape (never, for answers of rk_json_answer). */
-static const char *own_answer_etag(request_rec *r, rk_route_id id, const char *epoch,
-                                   const void *v, size_t len)
-{
-    const char *obj;
-    size_t n;
-    char *out = apr_palloc(r->pool, RK_LANE_ETAG_MAX);
-
-    if (rk_answer_object(v, len, &obj, &n) != 0) {
-        return NULL;
-    }
-    return id == RK_ROUTE_A_VOIE || id == RK_ROUTE_B_LINE ? rk_lane_etag(epoch, obj, n, out)
-           : rk_resource_etag(epoch, obj, n, out);
-}
-
-/* One resource (not a list, a leaderboard or a stream): it has a tag of its own. */
-static int has_own_etag(rk_route_id id)
-{
-    const rk_route_def *d = rk_route_def_of(id);
-
-    return d && !d->list && d->answer == RK_ANSWER_ROWS;
-}
-
-/* The strong ETag of the answer VALUE of KEY: one per data revision, and per
- * parameter set (DIVISION, LQ); a single resource's own (own_answer_etag); of the
- * PUBLISHED view of a competition with publication 'validated', one per content (its
- * tag), so that a change the view does not show leaves it as it was.  NULL when a
- * single resource's
- * answer is not of the expected shape. */
-static const char *answer_etag(request_rec *r, const rkm_req *rq, const char *key,
-                               const char *division, const rk_list_query *lq, int published,
-                               const void *value, size_t len)
-{
-    const char *etag;
-
-    if (has_own_etag(rq->route.id)) {
-        return own_answer_etag(r, rq->route.id, rq->rev.epoch, value, len);
-    }
-    etag = published
-           ? apr_psprintf(r->pool, "\"%s-p%016" APR_UINT64_T_HEX_FMT, rq->rev.epoch,
-                          (apr_uint64_t)rk_cache_value_tag(value))
-           : apr_psprintf(r->pool, "\"%s-%" APR_UINT64_T_FMT, rq->rev.epoch, rq->rev.data);
-    return division ? apr_psprintf(r->pool, "%s-d%08x\"", etag, rk_cache_hash(division))
-           : lq->given ? apr_psprintf(r->pool, "%s-q%08x\"", etag, rk_cache_hash(strchr(key, '?')))
-           : apr_pstrcat(r->pool, etag, "\"", NULL);
 }
 
 /* What a gzip coding is made of (make_gzip): the plain answer. */
@@ -321,6 +277,10 @@ static int read_view(request_rec *r, rkm_req *rq, rkm_db *db, int *published, in
     size_t len;
     int status = rkm_view_of(r, rq, published), validated;
 
+    if (status != 0 && rq->quick) {   /* an error: the normal path's */
+        *rv = DECLINED;
+        return 1;
+    }
     if (status == HTTP_BAD_REQUEST) {
         if (def->answer == RK_ANSWER_LEADERBOARD) {
             status = db->dbd || (status = rkm_db_open(r, db)) == OK
@@ -373,6 +333,13 @@ static int send_answer(request_rec *r, rkm_req *rq, const char *key, const void 
     if (cond == RK_COND_FAILED) {
         rk_cache_release(value);
         return rkm_send_status(r, HTTP_PRECONDITION_FAILED);
+    }
+    if (rq->quick) {
+        /* answered from here on: the headers the access hook and rkm_read set on
+         * the normal path, in the same order, and the output filters of the mount */
+        rkm_common_headers(r, rq);
+        apr_table_mergen(r->err_headers_out, "Vary", "Accept-Encoding");
+        ap_run_insert_filter(r);
     }
     apr_table_setn(r->headers_out, "ETag", etag);
     if (cond == RK_COND_NOT_MODIFIED) {
@@ -429,7 +396,8 @@ int rkm_read(request_rec *r, rkm_req *rq)
     /* the answer's coding depends on Accept-Encoding, whatever the answer; in the
      * table of the other Vary values (Origin, Prefer), so that one Vary header names
      * them all: mod_cache reads only the first */
-    if (!rq->waited) {   /* (a long poll's second turn has it already) */
+    if (!rq->waited && !rq->quick) {   /* (a long poll's second turn has it already;
+                                         * the quick handler's answer: send_answer) */
         apr_table_mergen(r->err_headers_out, "Vary", "Accept-Encoding");
     }
     /* the connection is opened when the database is asked: an answer in the cache,
@@ -440,6 +408,9 @@ int rkm_read(request_rec *r, rkm_req *rq)
 
         /* a bad query of a path that exists is 400; of one that does not, 404 */
         if (rk_query_get(r->args, "division", apr_palloc(r->pool, n), n, &division) < 0) {
+            if (rq->quick) {
+                return DECLINED;   /* an error: the normal path's */
+            }
             if ((rv = rkm_db_open(r, &db)) == OK) {
                 rv = rkm_leaderboard_exists(r, &db, &rq->route);
             }
@@ -473,7 +444,7 @@ int rkm_read(request_rec *r, rkm_req *rq)
     if ((value = answer_of(r, rq, &db, key, division, &lq, published, &len, &status)) == NULL) {
         return rkm_send_status(r, status);   /* 404 (or 503, 500) first */
     }
-    etag = answer_etag(r, rq, key, division, &lq, published, value, len);
+    etag = rkm_answer_etag(r, rq, key, division, &lq, published, value, len);
     if (!etag) {
         rk_cache_release(value);
         ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "a resource's answer of an unexpected shape");

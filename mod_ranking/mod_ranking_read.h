@@ -10,7 +10,10 @@ struct rkm_req;
 #include "rk_query.h"
 #include "rk_router.h"
 
-/* GET or HEAD of a read route. */
+/* GET or HEAD of a read route.  With RQ->quick (the quick handler): from the caches
+ * only, the answer's headers set just before it is sent (those of the access hook
+ * too); DECLINED, with no header set, for anything else (an error, a miss, a 412): the
+ * normal path answers it. */
 int rkm_read(request_rec *r, struct rkm_req *rq);
 
 /* Whether the published view of competition CID differs from the full one (its

@@ -85,19 +85,12 @@ rkm_req *rkm_request(request_rec *r)
  * Errors say no-store (public_error). */
 static void public_headers(request_rec *r)
 {
-    apr_int64_t maxage, stale;
-
     apr_table_mergen(r->err_headers_out, "Vary", "Prefer");
     if (rk_prefer_wait(apr_table_get(r->headers_in, "Prefer")) > 0) {
         apr_table_setn(r->err_headers_out, "Cache-Control", "no-store");
         return;
     }
-    rkm_config_public_cache(r, &maxage, &stale);
-    apr_table_setn(r->err_headers_out, "Cache-Control",
-                   stale ? apr_psprintf(r->pool, "public, max-age=%" APR_INT64_T_FMT
-                                        ", stale-while-revalidate=%" APR_INT64_T_FMT,
-                                        maxage, stale)
-                         : apr_psprintf(r->pool, "public, max-age=%" APR_INT64_T_FMT, maxage));
+    apr_table_setn(r->err_headers_out, "Cache-Control", rkm_config_public_cache_control(r));
 }
 
 /* An error answer to a public read is not kept by any cache (a 404 is cacheable by

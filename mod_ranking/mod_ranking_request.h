@@ -27,6 +27,9 @@ typedef struct rkm_req {
     int rev_shared;         /* REV from the children's shared table, not the database */
     int waited;             /* a long poll that has waited: answer, never wait again */
     int headers_done;       /* rkm_common_headers has run */
+    int quick;              /* answered from the quick handler, from the caches only
+                             * (mod_ranking_read.h, rkm_read): what is not there, and
+                             * every error, is left to the normal path */
     rkm_rev rev;
     /* safe retries (mod_ranking_idem.h): the request's Idempotency-Key, its
      * fingerprint, and where its answer stands (RKM_IDEM_*) */

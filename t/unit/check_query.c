@@ -100,6 +100,7 @@ START_TEST(list_query)
     ck_assert_uint_eq(q.given, 0);
     ck_assert_int_eq(q.limit, 0);
     ck_assert_ptr_null(q.division);
+    ck_assert_str_eq(q.norm, "");   /* nothing given: no key part */
     ck_assert_int_eq(lq("limit=20&offset=40&division=Masters+40%2B&status=running&wod=7&x=1&_=9",
                         ALL, &q), 0);
     ck_assert_uint_eq(q.given, ALL);

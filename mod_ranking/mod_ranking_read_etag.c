@@ -1,0 +1,66 @@
+/* mod_ranking_read_etag.c: the ETag of a read's answer (see mod_ranking_read_etag.h). */
+#include "mod_ranking_read_etag.h"
+#include "mod_ranking_request.h"
+#include "rk_cache.h"
+#include "rk_cond.h"
+
+const char *rkm_u64_text(apr_pool_t *p, apr_uint64_t v)
+{
+    char buf[24], *s = buf + sizeof(buf);
+
+    *--s = '\0';
+    do {
+        *--s = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    return apr_pstrmemdup(p, s, (apr_size_t)(buf + sizeof(buf) - 1 - s));
+}
+
+/* The strong ETag of a single resource's answer V (a competition, WOD, spot, zone,
+ * heat, voie or line): the resource's own tag, which changes only when what is shown
+ * of it changes (rk_lane_etag, rk_resource_etag), so that a conditional write is not
+ * refused because something else of a busy competition changed.  NULL when V is not
+ * of the expected shape (never, for answers of rk_json_answer). */
+static const char *own_answer_etag(request_rec *r, rk_route_id id, const char *epoch,
+                                   const void *v, size_t len)
+{
+    const char *obj;
+    size_t n;
+    char *out = apr_palloc(r->pool, RK_LANE_ETAG_MAX);
+
+    if (rk_answer_object(v, len, &obj, &n) != 0) {
+        return NULL;
+    }
+    return id == RK_ROUTE_A_VOIE || id == RK_ROUTE_B_LINE ? rk_lane_etag(epoch, obj, n, out)
+           : rk_resource_etag(epoch, obj, n, out);
+}
+
+/* One resource (not a list, a leaderboard or a stream): it has a tag of its own. */
+static int has_own_etag(rk_route_id id)
+{
+    const rk_route_def *d = rk_route_def_of(id);
+
+    return d && !d->list && d->answer == RK_ANSWER_ROWS;
+}
+
+const char *rkm_answer_etag(request_rec *r, const rkm_req *rq, const char *key,
+                            const char *division, const rk_list_query *lq, int published,
+                            const void *value, size_t len)
+{
+    const char *etag;
+
+    if (has_own_etag(rq->route.id)) {
+        return own_answer_etag(r, rq->route.id, rq->rev.epoch, value, len);
+    }
+    if (!published && !division && !lq->given) {   /* the common case: one piece */
+        return apr_pstrcat(r->pool, "\"", rq->rev.epoch, "-",
+                           rkm_u64_text(r->pool, rq->rev.data), "\"", NULL);
+    }
+    etag = published
+           ? apr_psprintf(r->pool, "\"%s-p%016" APR_UINT64_T_HEX_FMT, rq->rev.epoch,
+                          (apr_uint64_t)rk_cache_value_tag(value))
+           : apr_psprintf(r->pool, "\"%s-%" APR_UINT64_T_FMT, rq->rev.epoch, rq->rev.data);
+    return division ? apr_psprintf(r->pool, "%s-d%08x\"", etag, rk_cache_hash(division))
+           : lq->given ? apr_psprintf(r->pool, "%s-q%08x\"", etag, rk_cache_hash(strchr(key, '?')))
+           : apr_pstrcat(r->pool, etag, "\"", NULL);
+}
