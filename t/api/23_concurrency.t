@@ -118,8 +118,14 @@ my $threaded = do {
     <$m> !~ /mpm_prefork/;
 };
 my $mixed = 0;
+my $g_rounds = 0;
 my $g_start = -s $err_log // 0;
-for my $round (1 .. 5) {
+# Five rounds always; with threads, up to ten more while no commit has held both kinds:
+# on a loaded machine (a CI run beside other work) the writers of five rounds can all
+# happen to commit alone, which says nothing against grouping.
+for my $round (1 .. 15) {
+    last if $round > 5 && (!$threaded || $mixed > 0);
+    $g_rounds = $round;
     my $taken = decode(req(GET => "$V/2017", $reader))->{voie}{number};
     my @g = run_parallel(
         (map { my $k = $_; sub {
@@ -149,6 +155,7 @@ for my $round (1 .. 5) {
 }
 if ($threaded) {
     ok($mixed > 0, "a commit held accepted and refused lane writes together ($mixed such commits)");
+    diag("mixed commits first seen after more than five rounds") if $mixed > 0 && $g_rounds > 5;
 }
 else {
     # one thread per process (prefork): every write commits on its own
