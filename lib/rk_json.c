@@ -267,6 +267,18 @@ size_t rk_json_object(char *out, const rk_resource *res, const char *const *valu
     return w.len;
 }
 
+size_t rk_json_answer_of(char *out, const rk_resource *res, const char *obj, size_t len)
+{
+    rk_jw w = { out, 0 };
+
+    PUT_LIT(&w, "{\"status\":\"success\",\"");
+    put(&w, res->singular, strlen(res->singular));
+    PUT_LIT(&w, "\":");
+    put(&w, obj, len);
+    PUT_LIT(&w, "}");
+    return w.len;
+}
+
 size_t rk_json_answer(char *out, const rk_resource *res, int list, const char *const *values,
                       size_t nrows)
 {

@@ -76,6 +76,11 @@ void rk_jw_int(rk_jw *w, long long n);
  * Returns its length; writes it into OUT unless OUT is NULL. */
 size_t rk_json_object(char *out, const rk_resource *res, const char *const *values);
 
+/* The answer of one resource (rk_json_answer, NROWS 1) around OBJ, its object as
+ * rk_json_object wrote it (LEN bytes): the same bytes, without writing the object
+ * again.  Returns the answer's length; writes it into OUT unless OUT is NULL. */
+size_t rk_json_answer_of(char *out, const rk_resource *res, const char *obj, size_t len);
+
 /* {"status":"success","<key>":<value>} (steals VALUE; VALUE may be NULL for a bare
  * {"status":"success"}). */
 json_t *rk_json_success(const char *key, json_t *value);

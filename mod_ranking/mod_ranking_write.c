@@ -26,10 +26,7 @@
 #include "rk_json.h"
 #include "rk_score.h"
 
-#define SAVEPOINT "rk_lane"
 #define LANE_FIELDS RKM_LANE_FIELDS
-#define LANE_SCORE 5    /* where score and tiebreak are in them */
-#define LANE_TIEBREAK 6
 
 int rkm_lane_row(request_rec *r, rkm_db *db, const rk_route *route, const char **v)
 {
@@ -114,22 +111,20 @@ static int apply(rkm_db *db, put_job *job, rk_lane_args *la)
     request_rec *r = job->r;
     const rk_route *route = &job->rq->route;
     const rk_lane_patch *patch = job->patch;
-    const char *args[RK_MAX_IDS], *lane[5], *found_spot[1];
-    const char *before[LANE_FIELDS], *after[LANE_FIELDS], *after_obj;
+    const char *args[RK_MAX_IDS], *lane[LANE_FIELDS + 4], *found_spot[1];
+    const char *const *before = lane, *const *extra = lane + LANE_FIELDS;
+    const char *after[LANE_FIELDS], *after_obj;
     apr_int64_t lane_count;
     rk_lane_now now;
     rk_score score;
     int nrows;
 
     rk_route_args(route, args);
-    /* lane id, lane_count, the heat's WOD's scoring and time_cap, the publication */
-    switch (rkm_db_select_one(r, db, RK_Q_LANE_FOR_UPDATE, args, lane, 5)) {
+    /* the lane before, then lane_count, the heat's WOD's scoring and time_cap, the
+     * publication (EXTRA) */
+    switch (rkm_db_select_one(r, db, RK_Q_LANE_FOR_UPDATE, args, lane, LANE_FIELDS + 4)) {
     case -1: job->status = HTTP_SERVICE_UNAVAILABLE; return 0;
     case 0:  job->status = HTTP_NOT_FOUND; return 0;   /* deleted meanwhile */
-    }
-    if (rkm_lane_row(r, db, route, before) != 1) {
-        job->status = HTTP_SERVICE_UNAVAILABLE;
-        return 0;
     }
     /* If-Match / If-None-Match, against the lane in this transaction: a writer with a
      * stale ETag cannot overwrite a change committed since it read the lane (the
@@ -138,7 +133,7 @@ static int apply(rkm_db *db, put_job *job, rk_lane_args *la)
         job->status = HTTP_PRECONDITION_FAILED;
         return 0;
     }
-    lane_count = lane[1] ? apr_atoi64(lane[1]) : RK_LANE_NUMBER_MAX;
+    lane_count = extra[0] ? apr_atoi64(extra[0]) : RK_LANE_NUMBER_MAX;
     if ((patch->set & RK_LANE_SET_NUMBER) && patch->number > lane_count) {
         job->status = HTTP_BAD_REQUEST;
         job->err = "Invalid body: number greater than the zone's lane_count";
@@ -146,7 +141,7 @@ static int apply(rkm_db *db, put_job *job, rk_lane_args *la)
     }
     /* the score is read by the heat's WOD (free text without one), stored as sent */
     if ((patch->set & RK_LANE_SET_SCORE) && !patch->score_null
-        && rk_score_parse(rk_scoring_parse(lane[2]), lane[3] ? apr_atoi64(lane[3]) : 0,
+        && rk_score_parse(rk_scoring_parse(extra[1]), extra[2] ? apr_atoi64(extra[2]) : 0,
                           patch->score, &score, &job->err) != 0) {
         job->status = HTTP_BAD_REQUEST;
         return 0;
@@ -162,28 +157,29 @@ static int apply(rkm_db *db, put_job *job, rk_lane_args *la)
         }
     }
     /* its score_status and published values follow from the lane as it is now */
-    now.score = before[LANE_SCORE];
-    now.tiebreak = before[LANE_TIEBREAK];
-    now.immediate = !lane[4] || strcmp(lane[4], "validated") != 0;
+    now.score = before[RK_LANE_COL_SCORE];
+    now.tiebreak = before[RK_LANE_COL_TIEBREAK];
+    now.immediate = !extra[3] || strcmp(extra[3], "validated") != 0;
     rk_lane_args_pack(patch, route->ids[RK_ID_A_HEAT], route->ids[RK_ID_A_LANE], &now, la);
-    if (rkm_db_query(r, db, RK_Q_LANE_UPDATE, la->update, &nrows, APLOG_INFO) != 0) {
+    if (rkm_db_query(r, db, la->query, la->args, &nrows, APLOG_INFO) != 0) {
         job->status = HTTP_SERVICE_UNAVAILABLE;
         return 1;
     }
-    /* the lane as stored: the answer, its ETag, and the change log's "after" */
-    if (rkm_lane_row(r, db, route, after) != 1
+    /* the lane as stored: the answer, its ETag, and the change log's "after" (what
+     * the update stored, from the lane before it; read again when the spot changed) */
+    if ((rk_lane_after(patch, la, before, after) != 0 && rkm_lane_row(r, db, route, after) != 1)
         || !(after_obj = rkm_lane_json(r, after))
         || rkm_changes_record(r, db, route, nrows, "update", rkm_lane_json(r, before), after_obj) != 0
         || !(job->etag = rkm_lane_etag(r, job->rq, after_obj))) {
         job->status = HTTP_SERVICE_UNAVAILABLE;
         return 0;
     }
-    job->len = rk_json_answer(NULL, &rk_res_voie, 0, after, 1);
+    job->len = rk_json_answer_of(NULL, &rk_res_voie, after_obj, strlen(after_obj));
     if ((job->answer = rk_cache_value_new(NULL, job->len)) == NULL) {
         job->status = HTTP_INTERNAL_SERVER_ERROR;
         return 0;
     }
-    rk_json_answer(job->answer, &rk_res_voie, 0, after, 1);
+    rk_json_answer_of(job->answer, &rk_res_voie, after_obj, strlen(after_obj));
     /* its Idempotency-Key, in the job's savepoint (a refused job's 4xx is kept after
      * the group: mod_ranking_idem.h) */
     if (rkm_idem_keep(r, db, HTTP_OK, job->answer, job->len, NULL, job->etag) != 0) {
@@ -201,7 +197,7 @@ static int put_one(request_rec *leader, rkm_db *db, put_job *job)
     const char *cnt[1];
     int refused;
 
-    if (rkm_db_savepoint(leader, db, SAVEPOINT) != 0) {
+    if (rkm_db_savepoint(leader, db) != 0) {
         return -1;
     }
     refused = apply(db, job, &la);
@@ -209,7 +205,7 @@ static int put_one(request_rec *leader, rkm_db *db, put_job *job)
         rk_cache_release(job->answer);
         job->answer = NULL;
         /* undo it (PostgreSQL refuses any statement before that) */
-        if (rkm_db_rollback_to(leader, db, SAVEPOINT) != 0) {
+        if (rkm_db_rollback_to(leader, db) != 0) {
             return -1;
         }
     }
@@ -220,7 +216,7 @@ static int put_one(request_rec *leader, rkm_db *db, put_job *job)
             ? "Conflict: the lane number or the spot is already used in this heat"
             : "Conflict: the spot is already in another lane of this heat";
     }
-    return rkm_db_release(leader, db, SAVEPOINT) == 0 ? 0 : -1;
+    return rkm_db_release(leader, db) == 0 ? 0 : -1;
 }
 
 typedef struct {
@@ -287,7 +283,7 @@ static void put_batch(void *ctxv, rk_group_job *batch)
 
 int rkm_put_lane(request_rec *r, rkm_req *rq)
 {
-    const char *args[RK_MAX_IDS], *lane[2], *now[LANE_FIELDS];
+    const char *args[RK_MAX_IDS], *lane[1], *now[LANE_FIELDS];
     put_job *job = apr_pcalloc(r->pool, sizeof(*job));
     batch_ctx ctx;
     char *body;
@@ -304,7 +300,7 @@ int rkm_put_lane(request_rec *r, rkm_req *rq)
     }
     /* 404 before the body is read; the transaction checks again */
     rk_route_args(&rq->route, args);
-    switch (rkm_db_select_one(r, &db, RK_Q_LANE_FOR_UPDATE, args, lane, 2)) {
+    switch (rkm_db_select_one(r, &db, RK_Q_LANE_EXISTS, args, lane, 1)) {
     case -1: return rkm_send_status(r, HTTP_SERVICE_UNAVAILABLE);
     case 0:  return rkm_send_status(r, HTTP_NOT_FOUND);
     }

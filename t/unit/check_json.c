@@ -423,6 +423,17 @@ START_TEST(test_history_rows)
     ck_assert_uint_eq(rk_json_object(obj, &rk_res_voie, cases[5].values), n);
     obj[n] = '\0';
     ck_assert_str_eq(obj, cases[5].full);
+    /* rk_json_answer_of: the answer around that object, the bytes rk_json_answer writes */
+    {
+        char whole[512], around[512];
+        size_t w = rk_json_answer(NULL, &rk_res_voie, 0, cases[5].values, 1);
+
+        ck_assert_uint_lt(w, sizeof(whole));
+        ck_assert_uint_eq(rk_json_answer(whole, &rk_res_voie, 0, cases[5].values, 1), w);
+        ck_assert_uint_eq(rk_json_answer_of(NULL, &rk_res_voie, obj, n), w);
+        ck_assert_uint_eq(rk_json_answer_of(around, &rk_res_voie, obj, n), w);
+        ck_assert_int_eq(memcmp(whole, around, w), 0);
+    }
 }
 END_TEST
 
