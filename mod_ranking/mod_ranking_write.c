@@ -281,14 +281,40 @@ static void put_batch(void *ctxv, rk_group_job *batch)
                   "%d refused, %s", n, refused, failed ? "rolled back" : "committed");
 }
 
-int rkm_put_lane(request_rec *r, rkm_req *rq)
+/* The checked body of a lane PUT into JOB's patch: 0, or 1 when the request is
+ * answered (*ANSWERED: what the handler returns).  404 comes before the body's
+ * refusals (415, 413, 400: the order of checks, doc/api.md): the lane is looked up
+ * only then, unless CHECKED (found already); an accepted body meets its lane in the
+ * transaction, 404 there when there is none. */
+static int take_patch(request_rec *r, rkm_req *rq, rkm_db *db, put_job *job, int checked,
+                      int *answered)
 {
-    const char *args[RK_MAX_IDS], *lane[1], *now[LANE_FIELDS];
-    put_job *job = apr_pcalloc(r->pool, sizeof(*job));
-    batch_ctx ctx;
+    const char *args[RK_MAX_IDS], *lane[1];
     char *body;
     apr_size_t len;
-    int rv;
+    int rv = rkm_json_body(r, &body, &len);
+
+    job->patch = apr_pcalloc(r->pool, sizeof(*job->patch));
+    if (rv == OK && rk_lane_patch_parse(body, len, job->patch, &job->err) == 0) {
+        return 0;
+    }
+    if (rv != AP_FILTER_ERROR && !checked) {
+        rk_route_args(&rq->route, args);
+        switch (rkm_db_select_one(r, db, RK_Q_LANE_EXISTS, args, lane, 1)) {
+        case -1: *answered = rkm_send_status(r, HTTP_SERVICE_UNAVAILABLE); return 1;
+        case 0:  *answered = rkm_send_status(r, HTTP_NOT_FOUND); return 1;
+        }
+    }
+    *answered = rv == OK ? rkm_send_error(r, HTTP_BAD_REQUEST, job->err) : rkm_refuse_body(r, rv);
+    return 1;
+}
+
+int rkm_put_lane(request_rec *r, rkm_req *rq)
+{
+    const char *now[LANE_FIELDS];
+    put_job *job = apr_pcalloc(r->pool, sizeof(*job));
+    batch_ctx ctx;
+    int rv, checked = 0;
     rkm_db db;
 
     if ((rv = rkm_db_open(r, &db)) != OK) {
@@ -298,13 +324,7 @@ int rkm_put_lane(request_rec *r, rkm_req *rq)
     if (rkm_request_revision(r, &db, rq) != 0) {
         return rkm_send_status(r, HTTP_SERVICE_UNAVAILABLE);
     }
-    /* 404 before the body is read; the transaction checks again */
-    rk_route_args(&rq->route, args);
-    switch (rkm_db_select_one(r, &db, RK_Q_LANE_EXISTS, args, lane, 1)) {
-    case -1: return rkm_send_status(r, HTTP_SERVICE_UNAVAILABLE);
-    case 0:  return rkm_send_status(r, HTTP_NOT_FOUND);
-    }
-    /* 412 before the body (415, 413, 400) when the lane already fails the
+    /* 404, then 412, before the body (415, 413, 400) when the lane already fails the
      * preconditions; the transaction checks again */
     if (rkm_lane_has_conditions(r)) {
         switch (rkm_lane_row(r, &db, &rq->route, now)) {
@@ -314,16 +334,13 @@ int rkm_put_lane(request_rec *r, rkm_req *rq)
         if (write_cond(r, rq, rkm_lane_json(r, now)) == RK_COND_FAILED) {
             return rkm_send_status(r, HTTP_PRECONDITION_FAILED);
         }
+        checked = 1;
     }
-    if ((rv = rkm_take_json_body(r, &body, &len)) != OK) {
+    if (take_patch(r, rq, &db, job, checked, &rv)) {
         return rv;
     }
     job->r = r;
     job->rq = rq;
-    job->patch = apr_pcalloc(r->pool, sizeof(*job->patch));
-    if (rk_lane_patch_parse(body, len, job->patch, &job->err) != 0) {
-        return rkm_send_error(r, HTTP_BAD_REQUEST, job->err);
-    }
     ctx.r = r;
     ctx.db = &db;
     /* the whole wait for the write lock (queue, mutex, SQLite) ends by then */
