@@ -38,11 +38,9 @@ int rkm_lane_row(request_rec *r, rkm_db *db, const rk_route *route, const char *
 
 const char *rkm_lane_json(request_rec *r, const char *const *v)
 {
-    size_t n = rk_json_object(NULL, &rk_res_voie, v);
-    char *out = apr_palloc(r->pool, n + 1);
+    char *out = apr_palloc(r->pool, rk_json_object_bound(&rk_res_voie, v) + 1);
 
-    rk_json_object(out, &rk_res_voie, v);
-    out[n] = '\0';
+    out[rk_json_object(out, &rk_res_voie, v)] = '\0';
     return out;
 }
 
