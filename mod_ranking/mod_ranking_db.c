@@ -418,30 +418,6 @@ int rkm_db_query(request_rec *r, rkm_db *db, rk_query_id q, const char **args, i
     return rv;
 }
 
-apr_pool_t *rkm_db_own_pool(apr_pool_t *parent)
-{
-    apr_allocator_t *alloc = NULL;
-    apr_pool_t *p = NULL;
-    apr_status_t rv;
-
-    if (apr_allocator_create(&alloc) != APR_SUCCESS) {
-        return NULL;
-    }
-    rv = parent ? apr_pool_create_ex(&p, parent, NULL, alloc)
-                : apr_pool_create_unmanaged_ex(&p, NULL, alloc);
-    if (rv != APR_SUCCESS) {
-        apr_allocator_destroy(alloc);
-        return NULL;
-    }
-    apr_allocator_owner_set(alloc, p);
-    return p;
-}
-
-apr_pool_t *rkm_db_rows_pool(request_rec *r)
-{
-    return rkm_db_own_pool(r->pool);
-}
-
 const char *rkm_db_col(const rkm_db *db, apr_dbd_row_t *row, int i)
 {
     char *v = NULL;
