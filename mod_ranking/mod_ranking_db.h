@@ -119,13 +119,15 @@ void rkm_db_log(request_rec *r, server_rec *s, int level, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 /* mod_ranking_transaction.c.  Transactions (a write transaction begins with rkm_db_begin_write, below): COMMIT,
- * ROLLBACK, and one savepoint (a grouped lane write's: no nesting).  0, or the
- * driver's error (logged). */
+ * ROLLBACK, and one savepoint (a grouped lane write's: no nesting): set, rolled back
+ * to, released.  0, or the driver's error (logged). */
 int rkm_db_commit(request_rec *r, rkm_db *db);
 int rkm_db_rollback(request_rec *r, rkm_db *db);
 int rkm_db_savepoint(request_rec *r, rkm_db *db);
 int rkm_db_rollback_to(request_rec *r, rkm_db *db);
-int rkm_db_release(request_rec *r, rkm_db *db);
+/* RELEASE the savepoint and set it again (the next job's): one round trip on
+ * PostgreSQL.  COMMIT releases the savepoint still set. */
+int rkm_db_savepoint_next(request_rec *r, rkm_db *db);
 
 /* The statements that begin and end transactions and the savepoint, as text
  * (mod_ranking_transaction.c).  On SQLite they are prepared with the module's

@@ -166,9 +166,12 @@ int rkm_db_rollback_to(request_rec *r, rkm_db *db)
     return tx(r, db, RKM_TX_ROLLBACK_TO);
 }
 
-int rkm_db_release(request_rec *r, rkm_db *db)
+int rkm_db_savepoint_next(request_rec *r, rkm_db *db)
 {
-    return tx(r, db, RKM_TX_RELEASE);
+    if (!rkm_db_is_sqlite(db)) {
+        return exec(r, db, "RELEASE SAVEPOINT " SAVEPOINT "; SAVEPOINT " SAVEPOINT);
+    }
+    return tx(r, db, RKM_TX_RELEASE) == 0 ? tx(r, db, RKM_TX_SAVEPOINT) : -1;
 }
 
 int rkm_db_write_lock_until(request_rec *r, rkm_db *db, apr_time_t deadline)
@@ -216,9 +219,8 @@ int rkm_db_begin_write(request_rec *r, rkm_db *db, apr_time_t deadline)
          * committed: under READ COMMITTED, a lane read before the other commit would
          * let two writers with the same If-Match both pass.  A constant statement: no
          * input in it. */
-        rv = exec(r, db, "BEGIN");
-        if (rv == 0 && (rv = exec(r, db, "SELECT 1 FROM revision WHERE id = 1 FOR UPDATE")) != 0) {
-            exec(r, db, "ROLLBACK");
+        if ((rv = exec(r, db, "BEGIN; SELECT 1 FROM revision WHERE id = 1 FOR UPDATE")) != 0) {
+            exec(r, db, "ROLLBACK");   /* one round trip for both: the lock failed, or BEGIN */
         }
         return rv;
     }

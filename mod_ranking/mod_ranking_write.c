@@ -186,16 +186,18 @@ static int apply(rkm_db *db, put_job *job, rk_lane_args *la)
     return 0;
 }
 
-/* One job inside its savepoint; a refused job changes nothing.  0, or -1 when the
- * transaction itself failed (the whole batch is then rolled back). */
-static int put_one(request_rec *leader, rkm_db *db, put_job *job)
+/* One job inside its savepoint; a refused job changes nothing.  The FIRST job of a
+ * batch sets the savepoint; each job but the LAST releases its own and sets the next
+ * job's (one round trip on PostgreSQL); the COMMIT releases the last.  0, or -1 when
+ * the transaction itself failed (the whole batch is then rolled back). */
+static int put_one(request_rec *leader, rkm_db *db, put_job *job, int first, int last)
 {
     request_rec *r = job->r;
     rk_lane_args la;
     const char *cnt[1];
     int refused;
 
-    if (rkm_db_savepoint(leader, db) != 0) {
+    if (first && rkm_db_savepoint(leader, db) != 0) {
         return -1;
     }
     refused = apply(db, job, &la);
@@ -214,7 +216,7 @@ static int put_one(request_rec *leader, rkm_db *db, put_job *job)
             ? "Conflict: the lane number or the spot is already used in this heat"
             : "Conflict: the spot is already in another lane of this heat";
     }
-    return rkm_db_release(leader, db) == 0 ? 0 : -1;
+    return last || rkm_db_savepoint_next(leader, db) == 0 ? 0 : -1;
 }
 
 typedef struct {
@@ -246,7 +248,7 @@ static void put_batch(void *ctxv, rk_group_job *batch)
     begun = locked && rkm_db_begin_write(r, db, deadline) == 0;
     failed = !begun;
     for (l = batch; l && !failed; l = l->next) {
-        failed = put_one(r, db, (put_job *)l) != 0;
+        failed = put_one(r, db, (put_job *)l, l == batch, !l->next) != 0;
     }
     if (!failed && rkm_db_commit(r, db) != 0) {
         failed = 1;
