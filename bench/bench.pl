@@ -38,7 +38,9 @@
 #
 #   - PostgreSQL: the demo's read routes on a server over a throwaway PostgreSQL
 #     (t/pg/pg-server.sh) and on the SQLite server, each against its static file
-#     (target: PostgreSQL at least 0.9x);
+#     (target: PostgreSQL at least 0.9x); its lane PUTs against the same PUTs on SQLite,
+#     and against PostgreSQL's own single-row commits (pgbench, 16 clients; target at
+#     least 0.6x);
 #   - event streams: STREAMS (10,000; 200 in --smoke mode) open on a server of 4
 #     children of 64 threads: the delay from a lane PUT's answer to each stream's event,
 #     the RSS per open stream, the read rate while they are open (bench/sse-clients.c).
@@ -1329,6 +1331,38 @@ if ((!$o{only} || 'postgresql' =~ /$o{only}/) && -x "$ROOT/t/pg/pg-server.sh"
                 name => 'lane-put-postgresql', kind => 'postgresql-write', bytes => 0,
                 baseline => 'the same PUTs on the SQLite server');
         }
+        # PostgreSQL's lane PUTs against its own single-row commits, as SQLite's against
+        # sqlite3: pgbench (its client on wrk's CPU), the same 16 clients, each
+        # transaction one UPDATE of a demo lane's score (its trigger moves the revision
+        # row, as a PUT's does; each commit waits for its WAL flush), on the same
+        # database, alternating with the PUTs
+        my ($pgbench) = sort { $b cmp $a } glob('/usr/lib/postgresql/*/bin/pgbench');
+        if ($pgtoken && $ENV{BENCH_LANES} && $pgbench) {
+            my @ids = map { m{/(\d+)$} } split ' ', $ENV{BENCH_LANES};
+            my $script = "$pgdir/commit.sql";
+            open my $fh, '>', $script or die "$script: $!";
+            printf $fh "\\set i random(1, %d)\n\\set s random(1, 999999)\n"
+                     . "UPDATE lane SET score = CAST(:s AS text) WHERE id = (ARRAY[%s])[:i];\n",
+                   scalar @ids, join(',', @ids);
+            close $fh;
+            chmod 0644, $script;
+            my $pg_commits = sub {
+                my $t = $_[0] ? 1 : $o{duration};
+                my $out = `@wrk_prefix runuser -u postgres -- '$pgbench' -n -c 16 -j 1 -T $t -f '$script' -h 127.0.0.1 -p $pgport -U postgres ranking 2>&1`;
+                my ($tps) = $out =~ /^tps = ([\d.]+)/m;
+                my ($failed) = $out =~ /number of failed transactions: (\d+)/;
+                return { rps => ($tps // 0) + 0, bad => defined $tps ? $failed // 0 : 1 };
+            };
+            info('lane PUT on the demo, 16 clients: PostgreSQL vs its own single-row commits (pgbench)');
+            compared_row(alternate(
+                sub { wrk(url => "$pgbase/api", headers => ["Authorization: Bearer $pgtoken"],
+                          script => "$ROOT/bench/put-demo.lua", connections => 16,
+                          $_[0] ? (duration => 1) : ()) },
+                $pg_commits),
+                route => 'PUT …/voie/{v} of the demo (16 clients) vs pgbench',
+                name => 'lane-put-pgbench', kind => 'postgresql-write', bytes => 0,
+                baseline => "PostgreSQL's single-row commits/s (pgbench, 16 clients)");
+        }
         $pg{connections_after_puts} = $pg_conns->();
         push @errors, 'PostgreSQL: cannot log in as judge' unless $pgtoken;
         my @pgrows = grep { $_->{kind} eq 'postgresql' } @rows;
@@ -1573,6 +1607,12 @@ target('lane-put', $put->{ratio} >= 0.6 && !$put->{errors},
                . '%d errors', $put->{module_rps}, $put->{static_rps}, $put->{ratio},
                $put->{errors}))
     if $put;
+my ($pgput) = grep { $_->{name} eq 'lane-put-pgbench' } @rows;
+target('lane-put-pgbench', $pgput->{ratio} >= 0.6 && !$pgput->{errors},
+       sprintf('PostgreSQL: %.0f PUT/s with 16 clients vs %.0f PostgreSQL commits/s (pgbench; '
+               . '%.3f, at least 0.6), %d errors', $pgput->{module_rps}, $pgput->{static_rps},
+               $pgput->{ratio}, $pgput->{errors}))
+    if $pgput;
 for my $r (@rows) {
     push @errors, "$r->{route}: $r->{errors} failed requests" if $r->{errors};
     push @errors, "$r->{route}: no request served" unless $r->{module_rps} > 0;
@@ -1610,8 +1650,8 @@ for my $r (@rows) {
 print "  (static/s: the same bytes as a static file of the same httpd, ratio module/static; "
     . "nginx/s: the same file from nginx $nginx{version}, one worker on the same CPU, ratio "
     . "module/nginx)\n" if %nginx;
-print "  (lane PUT: static/s is sqlite3's single-row commits/s on the same disk; /connect: "
-    . "static/s is one core's bcrypt checks/s)\n";
+print "  (lane PUT: static/s is sqlite3's single-row commits/s on the same disk; vs pgbench: "
+    . "PostgreSQL's single-row commits/s; /connect: static/s is one core's bcrypt checks/s)\n";
 printf "leaderboard rebuild after a lane PUT: median %.2f ms, p99 %.2f ms, max %.2f ms "
        . "(first byte: median %.2f, p99 %.2f; %d rounds, %d bytes)\n",
        @rebuild{qw(median_ms p99_ms max_ms first_byte_median_ms first_byte_p99_ms rounds bytes)}

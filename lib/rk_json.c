@@ -169,9 +169,11 @@ static int json_valid(const char *v)
     return j != NULL;
 }
 
+static void put_int(rk_jw *w, long long n);
+
 static void put_value(rk_jw *w, rk_ftype type, const char *v)
 {
-    char num[32], *end;
+    char *end;
     long long n;
 
     if (v && type != RK_F_INT && !utf8_valid(v)) {
@@ -204,7 +206,7 @@ static void put_value(rk_jw *w, rk_ftype type, const char *v)
         if (errno || end == v || *end) {
             break;   /* not an integer in the database: shown as unknown */
         }
-        put(w, num, (size_t)snprintf(num, sizeof(num), "%lld", n));
+        put_int(w, n);
         return;
     }
     PUT_LIT(w, "null");
@@ -241,9 +243,14 @@ void rk_jw_text(rk_jw *w, const char *v)
     put_value(w, RK_F_STR, v);
 }
 
+void rk_jw_int(rk_jw *w, long long n)
+{
+    put_int(w, n);
+}
+
 /* Digits written backwards into a small buffer: the bodies of leaderboards hold tens
  * of thousands of integers, and snprintf was a quarter of the time writing them. */
-void rk_jw_int(rk_jw *w, long long n)
+static void put_int(rk_jw *w, long long n)
 {
     char num[24], *p = num + sizeof(num);
     /* the magnitude as unsigned: -LLONG_MIN does not fit a long long */
@@ -259,11 +266,49 @@ void rk_jw_int(rk_jw *w, long long n)
     put(w, p, (size_t)(num + sizeof(num) - p));
 }
 
+/* At most 6 bytes per byte of a string (\u00XX), its quotes, or "null" */
+static size_t value_bound(rk_ftype type, const char *v)
+{
+    size_t n = v ? strlen(v) : 0;
+
+    switch (type) {
+    case RK_F_JSON:
+        return n > 4 ? n : 4;
+    case RK_F_INT:
+        return 20;   /* -9223372036854775808, or null */
+    default:
+        return 6 * n + 2 > 4 ? 6 * n + 2 : 4;
+    }
+}
+
+size_t rk_json_object_bound(const rk_resource *res, const char *const *values)
+{
+    size_t n = 1;   /* the closing brace */
+    int i;
+
+    for (i = 0; i < res->nfields; i++) {
+        n += 2 + strlen(res->fields[i].name) + 2 + value_bound(res->fields[i].type, values[i]);
+    }
+    return n;
+}
+
 size_t rk_json_object(char *out, const rk_resource *res, const char *const *values)
 {
     rk_jw w = { out, 0 };
 
     put_row(&w, res, values);
+    return w.len;
+}
+
+size_t rk_json_answer_of(char *out, const rk_resource *res, const char *obj, size_t len)
+{
+    rk_jw w = { out, 0 };
+
+    PUT_LIT(&w, "{\"status\":\"success\",\"");
+    put(&w, res->singular, strlen(res->singular));
+    PUT_LIT(&w, "\":");
+    put(&w, obj, len);
+    PUT_LIT(&w, "}");
     return w.len;
 }
 

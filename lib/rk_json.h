@@ -75,6 +75,14 @@ void rk_jw_int(rk_jw *w, long long n);
 /* One object of the resource's fields (a row of res->nfields VALUES), as in an answer.
  * Returns its length; writes it into OUT unless OUT is NULL. */
 size_t rk_json_object(char *out, const rk_resource *res, const char *const *values);
+/* At least the length of that object, found without writing it: a buffer of this size
+ * takes it in one call (rk_json_object with OUT, no counting call before). */
+size_t rk_json_object_bound(const rk_resource *res, const char *const *values);
+
+/* The answer of one resource (rk_json_answer, NROWS 1) around OBJ, its object as
+ * rk_json_object wrote it (LEN bytes): the same bytes, without writing the object
+ * again.  Returns the answer's length; writes it into OUT unless OUT is NULL. */
+size_t rk_json_answer_of(char *out, const rk_resource *res, const char *obj, size_t len);
 
 /* {"status":"success","<key>":<value>} (steals VALUE; VALUE may be NULL for a bare
  * {"status":"success"}). */

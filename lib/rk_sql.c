@@ -169,9 +169,14 @@ const rk_query rk_queries[RK_Q_COUNT] = {
 
     /* lane writes (variant A): path ids c, z, h, v.  The heat's WOD says how its
      * scores are read (NULL: no WOD, free text). */
+    [RK_Q_LANE_EXISTS] = { "ranking_lane_exists",
+        "SELECT l.id FROM " HEAT_IN_ZONE " JOIN lane l ON l.heat_id = h.id"
+        " WHERE h.competition_id = %lld AND h.zone_id = %lld AND h.id = %lld AND l.id = %lld", 4 },
+    /* the lane (RK_Q_A_VOIE's columns) and what its write checks, in one statement */
     [RK_Q_LANE_FOR_UPDATE] = { "ranking_lane_for_update",
-        "SELECT l.id, z.lane_count, w.scoring, w.time_cap, c.publication FROM " HEAT_IN_ZONE
-        " JOIN competition c ON c.id = h.competition_id JOIN lane l ON l.heat_id = h.id"
+        "SELECT " LANE_COLS ", z.lane_count, w.scoring, w.time_cap, c.publication FROM "
+        HEAT_IN_ZONE " JOIN competition c ON c.id = h.competition_id"
+        " JOIN lane l ON l.heat_id = h.id LEFT JOIN spot s ON s.id = l.spot_id"
         " LEFT JOIN wod w ON w.id = h.wod_id AND w.competition_id = h.competition_id"
         " WHERE h.competition_id = %lld AND h.zone_id = %lld AND h.id = %lld AND l.id = %lld", 4 },
     /* competition, spot */
@@ -194,6 +199,16 @@ const rk_query rk_queries[RK_Q_COUNT] = {
         " published_score = CASE %s WHEN 'set' THEN %s WHEN 'null' THEN NULL ELSE published_score END,"
         " published_tiebreak = CASE %s WHEN 'set' THEN %s WHEN 'null' THEN NULL ELSE published_tiebreak END"
         " WHERE heat_id = %lld AND id = %lld", 15 },
+    /* the same without number and spot_id (rk_sql.h, rk_lane_args): the arguments of
+     * RK_Q_LANE_UPDATE from the score flag on */
+    [RK_Q_LANE_UPDATE_SCORE] = { "ranking_lane_update_score",
+        "UPDATE lane SET"
+        " score = CASE %s WHEN 'set' THEN %s WHEN 'null' THEN NULL ELSE score END,"
+        " tiebreak = CASE %s WHEN 'set' THEN %s WHEN 'null' THEN NULL ELSE tiebreak END,"
+        " score_status = CASE %s WHEN 'entered' THEN 'entered' WHEN 'null' THEN NULL ELSE score_status END,"
+        " published_score = CASE %s WHEN 'set' THEN %s WHEN 'null' THEN NULL ELSE published_score END,"
+        " published_tiebreak = CASE %s WHEN 'set' THEN %s WHEN 'null' THEN NULL ELSE published_tiebreak END"
+        " WHERE heat_id = %lld AND id = %lld", 11 },
     /* heat, lane, number (0 = none), spot (0 = none): other lanes in the way */
     [RK_Q_LANE_CONFLICT] = { "ranking_lane_conflict",
         "SELECT COUNT(*) FROM lane WHERE heat_id = %lld AND id <> %lld"
@@ -476,21 +491,3 @@ const rk_query rk_queries[RK_Q_COUNT] = {
 #undef INT_
 #undef ID_
 };
-
-/* SQLite's busy timeout, per statement step: apr_dbd's sqlite3 driver retries a step
- * that is still busy 15 more times with 100 ms pauses, so a statement of the admin
- * command waits for a lock held by another process at most 16 x 250 ms + 1.5 s,
- * about 5.5 s, then fails.  The module lowers it (rk_sqlite_module_busy) and retries
- * its BEGIN IMMEDIATE itself until the writer's deadline (the module's RKM_WRITE_WAIT_MS); its
- * writers never wait there for each other: they queue on the ranking-write mutex. */
-const char *const rk_sqlite_setup[] = {
-    "PRAGMA foreign_keys = ON",
-    "PRAGMA busy_timeout = 250",
-    "PRAGMA synchronous = FULL",
-};
-const int rk_sqlite_setup_count = (int)(sizeof(rk_sqlite_setup) / sizeof(rk_sqlite_setup[0]));
-
-#define RK_STR_(x) #x
-#define RK_STR(x) RK_STR_(x)
-const char rk_sqlite_module_busy[] = "PRAGMA busy_timeout = " RK_STR(RK_SQLITE_BUSY_MS);
-const char rk_sqlite_module_cache[] = "PRAGMA cache_size = -" RK_STR(RK_SQLITE_CACHE_KIB);

@@ -49,10 +49,14 @@ typedef enum {
                              * changes, the newest id (0 when none) */
     RK_Q_LEADERBOARD_CHANGED_LANES,  /* one competition, after a change-log id: lane, action */
     /* lane writes */
-    RK_Q_LANE_FOR_UPDATE,   /* lane id, limit of lane numbers, the WOD's scoring, time_cap,
-                             * the competition's publication */
+    RK_Q_LANE_EXISTS,       /* c, z, h, v: the lane's id, no row when there is none */
+    RK_Q_LANE_FOR_UPDATE,   /* c, z, h, v: the lane as RK_Q_A_VOIE shows it
+                             * (RK_LANE_NCOLS columns), then the limit of lane numbers,
+                             * the WOD's scoring, time_cap, the competition's publication */
     RK_Q_SPOT_IN_COMPETITION,
     RK_Q_LANE_UPDATE,
+    RK_Q_LANE_UPDATE_SCORE, /* RK_Q_LANE_UPDATE for a write that sets neither number nor
+                             * spot: rk_lane_args.args */
     RK_Q_LANE_CONFLICT,
     RK_Q_LANE_DELETE,
     RK_Q_LANE_VALIDATE,     /* heat, lane: publish; no row when no score or validated */
@@ -139,13 +143,27 @@ typedef struct {
 
 extern const rk_query rk_queries[RK_Q_COUNT];
 
+/* The columns of a lane as the API shows it (RK_Q_A_VOIE, rk_res_voie), in order: id,
+ * heat_id, number, spot_id, the spot's name, score, tiebreak, score_status. */
+#define RK_LANE_NCOLS 8
+#define RK_LANE_COL_NUMBER 2
+#define RK_LANE_COL_SCORE 5
+#define RK_LANE_COL_TIEBREAK 6
+#define RK_LANE_COL_STATUS 7
+
 /* The arguments of RK_Q_LANE_UPDATE and RK_Q_LANE_CONFLICT for a lane PUT, packed in
  * the statements' placeholder order from the checked body, so that the order is
- * known in one place (here, beside the SQL). */
+ * known in one place (here, beside the SQL).  A write that sets neither number nor
+ * spot runs RK_Q_LANE_UPDATE_SCORE, whose arguments are the last 11 of update: SQLite
+ * rewrites the entries of every index on a column the SET names, and checks the
+ * foreign key of spot_id, even when the value stays (three indexes and a spot read
+ * per score written). */
 typedef struct {
     const char *update[15];    /* RK_Q_LANE_UPDATE */
     const char *conflict[4];   /* RK_Q_LANE_CONFLICT: the lanes in the way */
     char number[24];           /* the digits update[1] points to */
+    rk_query_id query;         /* the update to run: RK_Q_LANE_UPDATE(_SCORE) */
+    const char **args;         /* its arguments: update, or update + 4 */
 } rk_lane_args;
 
 /* The lane as it is before the write (in the write's transaction): what decides its
@@ -184,6 +202,14 @@ typedef enum {
  * field that is wrong with *WHY (a message without the field's name; "Invalid body"
  * is not part of it: the API never takes these fields in a body). */
 rk_lane_state_field rk_lane_state_check(const rk_lane_state *s, const char **why);
+
+/* The lane after the update packed in ARGS (from PATCH) into AFTER (RK_LANE_NCOLS
+ * values), from the lane BEFORE it as RK_Q_A_VOIE read it in the same transaction:
+ * what the statement stores, column for column (the pointers are BEFORE's, PATCH's
+ * and ARGS's).  0, or -1 when the write sets a spot (its name is the spot table's:
+ * read the lane again). */
+int rk_lane_after(const rk_lane_patch *patch, const rk_lane_args *args,
+                  const char *const *before, const char **after);
 
 /* Shared with the administration command (tools/), so that both agree. */
 

@@ -52,6 +52,37 @@ void rk_lane_args_pack(const rk_lane_patch *patch, const char *heat, const char 
     out->conflict[1] = lane;
     out->conflict[2] = out->number;
     out->conflict[3] = out->update[3];
+    out->query = number || spot ? RK_Q_LANE_UPDATE : RK_Q_LANE_UPDATE_SCORE;
+    out->args = number || spot ? out->update : out->update + 4;
+}
+
+/* A flag of the update ('set', 'null', 'keep') applied to the value OLD: the value
+ * the column gets */
+static const char *applied(const char *flag, const char *value, const char *old)
+{
+    return !strcmp(flag, "set") ? value : !strcmp(flag, "null") ? NULL : old;
+}
+
+int rk_lane_after(const rk_lane_patch *patch, const rk_lane_args *args,
+                  const char *const *before, const char **after)
+{
+    const char *const *u = args->update;
+    int i;
+
+    if (patch->set & RK_LANE_SET_SPOT) {
+        return -1;
+    }
+    for (i = 0; i < RK_LANE_NCOLS; i++) {
+        after[i] = before[i];
+    }
+    if (!strcmp(u[0], "set")) {
+        after[RK_LANE_COL_NUMBER] = u[1];
+    }
+    after[RK_LANE_COL_SCORE] = applied(u[4], u[5], before[RK_LANE_COL_SCORE]);
+    after[RK_LANE_COL_TIEBREAK] = applied(u[6], u[7], before[RK_LANE_COL_TIEBREAK]);
+    after[RK_LANE_COL_STATUS] = !strcmp(u[8], "entered") ? "entered"
+                                : !strcmp(u[8], "null") ? NULL : before[RK_LANE_COL_STATUS];
+    return 0;
 }
 
 rk_lane_state_field rk_lane_state_check(const rk_lane_state *s, const char **why)

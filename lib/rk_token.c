@@ -125,9 +125,17 @@ static const apr_uint32_t K[64] = {
 
 #define ROTR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
 
+/* One round on the state (A..H), K[I] and W[I]: D becomes the next e, H the next a */
+#define ROUND(A, B, C, D, E, F, G, H, I) do { \
+        apr_uint32_t t1_ = (H) + (ROTR(E, 6) ^ ROTR(E, 11) ^ ROTR(E, 25)) \
+                           + ((G) ^ ((E) & ((F) ^ (G)))) + K[I] + w[I]; \
+        (D) += t1_; \
+        (H) = t1_ + (ROTR(A, 2) ^ ROTR(A, 13) ^ ROTR(A, 22)) + (((A) & (B)) | ((C) & ((A) | (B)))); \
+    } while (0)
+
 static void sha256_block(apr_uint32_t h[8], const unsigned char *p)
 {
-    apr_uint32_t w[64], a, b, c, d, e, f, g, hh, t1, t2;
+    apr_uint32_t w[64], a, b, c, d, e, f, g, hh;
     int i;
 
     for (i = 0; i < 16; i++) {
@@ -140,10 +148,17 @@ static void sha256_block(apr_uint32_t h[8], const unsigned char *p)
         w[i] = w[i - 16] + s0 + w[i - 7] + s1;
     }
     a = h[0]; b = h[1]; c = h[2]; d = h[3]; e = h[4]; f = h[5]; g = h[6]; hh = h[7];
-    for (i = 0; i < 64; i++) {
-        t1 = hh + (ROTR(e, 6) ^ ROTR(e, 11) ^ ROTR(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i];
-        t2 = (ROTR(a, 2) ^ ROTR(a, 13) ^ ROTR(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-        hh = g; g = f; f = e; e = d + t1; d = c; c = b; b = a; a = t1 + t2;
+    /* eight rounds per turn, the variables renamed instead of moved (a round's new
+     * a and e land in its h and d): a lane's ETag hashes four blocks per write */
+    for (i = 0; i < 64; i += 8) {
+        ROUND(a, b, c, d, e, f, g, hh, i);
+        ROUND(hh, a, b, c, d, e, f, g, i + 1);
+        ROUND(g, hh, a, b, c, d, e, f, i + 2);
+        ROUND(f, g, hh, a, b, c, d, e, i + 3);
+        ROUND(e, f, g, hh, a, b, c, d, i + 4);
+        ROUND(d, e, f, g, hh, a, b, c, i + 5);
+        ROUND(c, d, e, f, g, hh, a, b, i + 6);
+        ROUND(b, c, d, e, f, g, hh, a, i + 7);
     }
     h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
 }

@@ -10,6 +10,7 @@
  *   mod_ranking_shared.c      anonymous shared memory the parent maps for the children
  *   mod_ranking_db.c          the database through mod_dbd: connections, statements,
  *                             queries
+ *   mod_ranking_pools.c       pools of their own for rows (large answers, kept inputs)
  *   mod_ranking_transaction.c transactions and the ranking-write mutex
  *   mod_ranking_session.c     a connection's driver session: reset (PostgreSQL),
  *                             read-only (SQLite), reopened; database errors once a

@@ -105,31 +105,48 @@ int rkm_read_body(request_rec *r, char **buf, apr_size_t *len)
     return OK;
 }
 
-/* The body of a request whose Content-Type is one of TYPES (or 415). */
-static int take_body(request_rec *r, const char *const *types, char **buf, apr_size_t *len)
+/* The body of a request whose Content-Type is one of TYPES: OK, or the status to
+ * answer (415, or rkm_read_body's); nothing answered here. */
+static int body_of(request_rec *r, const char *const *types, char **buf, apr_size_t *len)
 {
     const char *ct = apr_table_get(r->headers_in, "Content-Type");
-    int rv;
 
     while (*types && !is_type(ct, *types)) {
         types++;
     }
-    if (!*types) {
-        rkm_send_status(r, HTTP_UNSUPPORTED_MEDIA_TYPE);
-        return DONE;
-    }
-    rv = rkm_read_body(r, buf, len);
-    if (rv == OK || rv == AP_FILTER_ERROR) {
+    return *types ? rkm_read_body(r, buf, len) : HTTP_UNSUPPORTED_MEDIA_TYPE;
+}
+
+int rkm_refuse_body(request_rec *r, int rv)
+{
+    if (rv == AP_FILTER_ERROR) {
         return rv;
     }
-    rkm_send_error(r, rv, rv == HTTP_BAD_REQUEST ? "Invalid body: could not be read" : NULL);
+    if (rv == HTTP_UNSUPPORTED_MEDIA_TYPE) {
+        rkm_send_status(r, rv);
+    }
+    else {
+        rkm_send_error(r, rv, rv == HTTP_BAD_REQUEST ? "Invalid body: could not be read" : NULL);
+    }
     return DONE;
+}
+
+static int take_body(request_rec *r, const char *const *types, char **buf, apr_size_t *len)
+{
+    int rv = body_of(r, types, buf, len);
+
+    return rv == OK ? OK : rkm_refuse_body(r, rv);
+}
+
+static const char *const json[] = { "application/json", NULL };
+
+int rkm_json_body(request_rec *r, char **buf, apr_size_t *len)
+{
+    return body_of(r, json, buf, len);
 }
 
 int rkm_take_json_body(request_rec *r, char **buf, apr_size_t *len)
 {
-    static const char *const json[] = { "application/json", NULL };
-
     return take_body(r, json, buf, len);
 }
 

@@ -15,6 +15,7 @@ struct rkm_conn {
     int readonly;             /* SQLite: the file was opened read-only */
     apr_time_t reopened;      /* ... and the last time it was opened again */
     apr_dbd_prepared_t *stmt[RK_Q_COUNT];
+    apr_dbd_prepared_t *tx[RKM_TX_COUNT];   /* SQLite: rkm_tx_sql, prepared */
 };
 
 static APR_OPTIONAL_FN_TYPE(ap_dbd_open) *dbd_open;
@@ -174,6 +175,16 @@ static rkm_conn *conn_init(request_rec *r, server_rec *s, ap_dbd_t *dbd)
             const char *msg = apr_dbd_error(dbd->driver, dbd->handle, rv);
             CONN_ERR(r, s, "cannot prepare statement %s: %s (is the mod_ranking schema "
                     "applied to this database?)", rk_queries[i].label, msg ? msg : "unknown");
+            apr_pool_destroy(p);
+            return NULL;
+        }
+    }
+    for (i = 0; c->sqlite && i < RKM_TX_COUNT; i++) {
+        int rv = apr_dbd_prepare(dbd->driver, p, dbd->handle, rkm_tx_sql[i], NULL, &c->tx[i]);
+
+        if (rv != 0) {
+            const char *msg = apr_dbd_error(dbd->driver, dbd->handle, rv);
+            CONN_ERR(r, s, "cannot prepare transaction statement %d: %s", i, msg ? msg : "unknown");
             apr_pool_destroy(p);
             return NULL;
         }
@@ -407,30 +418,6 @@ int rkm_db_query(request_rec *r, rkm_db *db, rk_query_id q, const char **args, i
     return rv;
 }
 
-apr_pool_t *rkm_db_own_pool(apr_pool_t *parent)
-{
-    apr_allocator_t *alloc = NULL;
-    apr_pool_t *p = NULL;
-    apr_status_t rv;
-
-    if (apr_allocator_create(&alloc) != APR_SUCCESS) {
-        return NULL;
-    }
-    rv = parent ? apr_pool_create_ex(&p, parent, NULL, alloc)
-                : apr_pool_create_unmanaged_ex(&p, NULL, alloc);
-    if (rv != APR_SUCCESS) {
-        apr_allocator_destroy(alloc);
-        return NULL;
-    }
-    apr_allocator_owner_set(alloc, p);
-    return p;
-}
-
-apr_pool_t *rkm_db_rows_pool(request_rec *r)
-{
-    return rkm_db_own_pool(r->pool);
-}
-
 const char *rkm_db_col(const rkm_db *db, apr_dbd_row_t *row, int i)
 {
     char *v = NULL;
@@ -483,6 +470,20 @@ int rkm_db_select_rows(request_rec *r, apr_pool_t *tmp, apr_pool_t *p, rkm_db *d
         }
     }
     return 0;
+}
+
+int rkm_db_tx(request_rec *r, rkm_db *db, rkm_tx t, int quiet)
+{
+    int nrows = 0, rv;
+
+    if (!db->conn->sqlite) {
+        return rkm_db_exec(r, db, rkm_tx_sql[t], quiet);
+    }
+    rv = apr_dbd_pquery(db->dbd->driver, r->pool, db->dbd->handle, &nrows, db->conn->tx[t], 0, NULL);
+    if (rv != 0 && rv != quiet) {
+        log_dbd(r, r->server, db, rv, rkm_tx_sql[t], APLOG_ERR);
+    }
+    return rv;
 }
 
 int rkm_db_exec(request_rec *r, rkm_db *db, const char *sql, int quiet)

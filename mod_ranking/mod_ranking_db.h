@@ -119,12 +119,34 @@ void rkm_db_log(request_rec *r, server_rec *s, int level, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 /* mod_ranking_transaction.c.  Transactions (a write transaction begins with rkm_db_begin_write, below): COMMIT,
- * ROLLBACK, and savepoints by name.  0, or the driver's error (logged). */
+ * ROLLBACK, and one savepoint (a grouped lane write's: no nesting): set, rolled back
+ * to, released.  0, or the driver's error (logged). */
 int rkm_db_commit(request_rec *r, rkm_db *db);
 int rkm_db_rollback(request_rec *r, rkm_db *db);
-int rkm_db_savepoint(request_rec *r, rkm_db *db, const char *name);
-int rkm_db_rollback_to(request_rec *r, rkm_db *db, const char *name);
-int rkm_db_release(request_rec *r, rkm_db *db, const char *name);
+int rkm_db_savepoint(request_rec *r, rkm_db *db);
+int rkm_db_rollback_to(request_rec *r, rkm_db *db);
+/* RELEASE the savepoint and set it again (the next job's): one round trip on
+ * PostgreSQL.  COMMIT releases the savepoint still set. */
+int rkm_db_savepoint_next(request_rec *r, rkm_db *db);
+
+/* The statements that begin and end transactions and the savepoint, as text
+ * (mod_ranking_transaction.c).  On SQLite they are prepared with the module's
+ * statements on each connection: a lane PUT runs five of them, and parsing each one
+ * again cost more than running it.  PostgreSQL runs the text (apr_dbd's driver
+ * prepares with SQL PREPARE, which takes no transaction statement). */
+typedef enum {
+    RKM_TX_BEGIN,             /* SQLite's deferred BEGIN (a read) */
+    RKM_TX_BEGIN_IMMEDIATE,   /* SQLite's write transaction */
+    RKM_TX_COMMIT,
+    RKM_TX_ROLLBACK,
+    RKM_TX_SAVEPOINT,
+    RKM_TX_RELEASE,
+    RKM_TX_ROLLBACK_TO,
+    RKM_TX_COUNT
+} rkm_tx;
+extern const char *const rkm_tx_sql[RKM_TX_COUNT];
+/* Run transaction statement T (prepared on SQLite): as rkm_db_exec. */
+int rkm_db_tx(request_rec *r, rkm_db *db, rkm_tx t, int quiet);
 
 /* A read-only transaction, so that several selects see the same data (SQLite: a
  * deferred BEGIN, which takes no write lock; PostgreSQL: REPEATABLE READ).  End it

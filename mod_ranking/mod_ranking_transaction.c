@@ -102,14 +102,32 @@ void rkm_transaction_register_hooks(void)
 
 /* ---- transactions ---- */
 
+#define SAVEPOINT "rkm_job"
+
+const char *const rkm_tx_sql[RKM_TX_COUNT] = {
+    [RKM_TX_BEGIN] = "BEGIN",
+    [RKM_TX_BEGIN_IMMEDIATE] = "BEGIN IMMEDIATE",
+    [RKM_TX_COMMIT] = "COMMIT",
+    [RKM_TX_ROLLBACK] = "ROLLBACK",
+    [RKM_TX_SAVEPOINT] = "SAVEPOINT " SAVEPOINT,
+    [RKM_TX_RELEASE] = "RELEASE SAVEPOINT " SAVEPOINT,
+    [RKM_TX_ROLLBACK_TO] = "ROLLBACK TO SAVEPOINT " SAVEPOINT,
+};
+
 static int exec(request_rec *r, rkm_db *db, const char *sql)
 {
     return rkm_db_exec(r, db, sql, 0);
 }
 
+static int tx(request_rec *r, rkm_db *db, rkm_tx t)
+{
+    return rkm_db_tx(r, db, t, 0);
+}
+
 int rkm_db_begin_read(request_rec *r, rkm_db *db)
 {
-    return exec(r, db, rkm_db_is_sqlite(db) ? "BEGIN" : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    return rkm_db_is_sqlite(db) ? tx(r, db, RKM_TX_BEGIN)
+           : exec(r, db, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
 }
 
 /* ROLLBACK, unless SQLite says no transaction is open (a COMMIT that failed on a full
@@ -120,7 +138,7 @@ static int rollback(request_rec *r, rkm_db *db)
     if (rkm_db_is_sqlite(db) && rkm_db_in_transaction(db->dbd) == 0) {
         return 0;
     }
-    return exec(r, db, "ROLLBACK");
+    return tx(r, db, RKM_TX_ROLLBACK);
 }
 
 void rkm_db_end_read(request_rec *r, rkm_db *db)
@@ -130,7 +148,7 @@ void rkm_db_end_read(request_rec *r, rkm_db *db)
 
 int rkm_db_commit(request_rec *r, rkm_db *db)
 {
-    return exec(r, db, "COMMIT");
+    return tx(r, db, RKM_TX_COMMIT);
 }
 
 int rkm_db_rollback(request_rec *r, rkm_db *db)
@@ -138,19 +156,22 @@ int rkm_db_rollback(request_rec *r, rkm_db *db)
     return rollback(r, db);
 }
 
-int rkm_db_savepoint(request_rec *r, rkm_db *db, const char *name)
+int rkm_db_savepoint(request_rec *r, rkm_db *db)
 {
-    return exec(r, db, apr_pstrcat(r->pool, "SAVEPOINT ", name, NULL));
+    return tx(r, db, RKM_TX_SAVEPOINT);
 }
 
-int rkm_db_rollback_to(request_rec *r, rkm_db *db, const char *name)
+int rkm_db_rollback_to(request_rec *r, rkm_db *db)
 {
-    return exec(r, db, apr_pstrcat(r->pool, "ROLLBACK TO SAVEPOINT ", name, NULL));
+    return tx(r, db, RKM_TX_ROLLBACK_TO);
 }
 
-int rkm_db_release(request_rec *r, rkm_db *db, const char *name)
+int rkm_db_savepoint_next(request_rec *r, rkm_db *db)
 {
-    return exec(r, db, apr_pstrcat(r->pool, "RELEASE SAVEPOINT ", name, NULL));
+    if (!rkm_db_is_sqlite(db)) {
+        return exec(r, db, "RELEASE SAVEPOINT " SAVEPOINT "; SAVEPOINT " SAVEPOINT);
+    }
+    return tx(r, db, RKM_TX_RELEASE) == 0 ? tx(r, db, RKM_TX_SAVEPOINT) : -1;
 }
 
 int rkm_db_write_lock_until(request_rec *r, rkm_db *db, apr_time_t deadline)
@@ -198,9 +219,8 @@ int rkm_db_begin_write(request_rec *r, rkm_db *db, apr_time_t deadline)
          * committed: under READ COMMITTED, a lane read before the other commit would
          * let two writers with the same If-Match both pass.  A constant statement: no
          * input in it. */
-        rv = exec(r, db, "BEGIN");
-        if (rv == 0 && (rv = exec(r, db, "SELECT 1 FROM revision WHERE id = 1 FOR UPDATE")) != 0) {
-            exec(r, db, "ROLLBACK");
+        if ((rv = exec(r, db, "BEGIN; SELECT 1 FROM revision WHERE id = 1 FOR UPDATE")) != 0) {
+            exec(r, db, "ROLLBACK");   /* one round trip for both: the lock failed, or BEGIN */
         }
         return rv;
     }
@@ -208,7 +228,7 @@ int rkm_db_begin_write(request_rec *r, rkm_db *db, apr_time_t deadline)
      * one is made only when it ends before the deadline */
     while (apr_time_now() + apr_time_from_msec(RK_SQLITE_ATTEMPT_MS) <= deadline) {
         attempts++;
-        rv = rkm_db_exec(r, db, "BEGIN IMMEDIATE", RK_SQLITE_BUSY);
+        rv = rkm_db_tx(r, db, RKM_TX_BEGIN_IMMEDIATE, RK_SQLITE_BUSY);
         if (rv == 0) {
             return 0;
         }

@@ -26,10 +26,7 @@
 #include "rk_json.h"
 #include "rk_score.h"
 
-#define SAVEPOINT "rk_lane"
 #define LANE_FIELDS RKM_LANE_FIELDS
-#define LANE_SCORE 5    /* where score and tiebreak are in them */
-#define LANE_TIEBREAK 6
 
 int rkm_lane_row(request_rec *r, rkm_db *db, const rk_route *route, const char **v)
 {
@@ -41,11 +38,9 @@ int rkm_lane_row(request_rec *r, rkm_db *db, const rk_route *route, const char *
 
 const char *rkm_lane_json(request_rec *r, const char *const *v)
 {
-    size_t n = rk_json_object(NULL, &rk_res_voie, v);
-    char *out = apr_palloc(r->pool, n + 1);
+    char *out = apr_palloc(r->pool, rk_json_object_bound(&rk_res_voie, v) + 1);
 
-    rk_json_object(out, &rk_res_voie, v);
-    out[n] = '\0';
+    out[rk_json_object(out, &rk_res_voie, v)] = '\0';
     return out;
 }
 
@@ -114,22 +109,20 @@ static int apply(rkm_db *db, put_job *job, rk_lane_args *la)
     request_rec *r = job->r;
     const rk_route *route = &job->rq->route;
     const rk_lane_patch *patch = job->patch;
-    const char *args[RK_MAX_IDS], *lane[5], *found_spot[1];
-    const char *before[LANE_FIELDS], *after[LANE_FIELDS], *after_obj;
+    const char *args[RK_MAX_IDS], *lane[LANE_FIELDS + 4], *found_spot[1];
+    const char *const *before = lane, *const *extra = lane + LANE_FIELDS;
+    const char *after[LANE_FIELDS], *after_obj;
     apr_int64_t lane_count;
     rk_lane_now now;
     rk_score score;
     int nrows;
 
     rk_route_args(route, args);
-    /* lane id, lane_count, the heat's WOD's scoring and time_cap, the publication */
-    switch (rkm_db_select_one(r, db, RK_Q_LANE_FOR_UPDATE, args, lane, 5)) {
+    /* the lane before, then lane_count, the heat's WOD's scoring and time_cap, the
+     * publication (EXTRA) */
+    switch (rkm_db_select_one(r, db, RK_Q_LANE_FOR_UPDATE, args, lane, LANE_FIELDS + 4)) {
     case -1: job->status = HTTP_SERVICE_UNAVAILABLE; return 0;
     case 0:  job->status = HTTP_NOT_FOUND; return 0;   /* deleted meanwhile */
-    }
-    if (rkm_lane_row(r, db, route, before) != 1) {
-        job->status = HTTP_SERVICE_UNAVAILABLE;
-        return 0;
     }
     /* If-Match / If-None-Match, against the lane in this transaction: a writer with a
      * stale ETag cannot overwrite a change committed since it read the lane (the
@@ -138,7 +131,7 @@ static int apply(rkm_db *db, put_job *job, rk_lane_args *la)
         job->status = HTTP_PRECONDITION_FAILED;
         return 0;
     }
-    lane_count = lane[1] ? apr_atoi64(lane[1]) : RK_LANE_NUMBER_MAX;
+    lane_count = extra[0] ? apr_atoi64(extra[0]) : RK_LANE_NUMBER_MAX;
     if ((patch->set & RK_LANE_SET_NUMBER) && patch->number > lane_count) {
         job->status = HTTP_BAD_REQUEST;
         job->err = "Invalid body: number greater than the zone's lane_count";
@@ -146,7 +139,7 @@ static int apply(rkm_db *db, put_job *job, rk_lane_args *la)
     }
     /* the score is read by the heat's WOD (free text without one), stored as sent */
     if ((patch->set & RK_LANE_SET_SCORE) && !patch->score_null
-        && rk_score_parse(rk_scoring_parse(lane[2]), lane[3] ? apr_atoi64(lane[3]) : 0,
+        && rk_score_parse(rk_scoring_parse(extra[1]), extra[2] ? apr_atoi64(extra[2]) : 0,
                           patch->score, &score, &job->err) != 0) {
         job->status = HTTP_BAD_REQUEST;
         return 0;
@@ -162,28 +155,29 @@ static int apply(rkm_db *db, put_job *job, rk_lane_args *la)
         }
     }
     /* its score_status and published values follow from the lane as it is now */
-    now.score = before[LANE_SCORE];
-    now.tiebreak = before[LANE_TIEBREAK];
-    now.immediate = !lane[4] || strcmp(lane[4], "validated") != 0;
+    now.score = before[RK_LANE_COL_SCORE];
+    now.tiebreak = before[RK_LANE_COL_TIEBREAK];
+    now.immediate = !extra[3] || strcmp(extra[3], "validated") != 0;
     rk_lane_args_pack(patch, route->ids[RK_ID_A_HEAT], route->ids[RK_ID_A_LANE], &now, la);
-    if (rkm_db_query(r, db, RK_Q_LANE_UPDATE, la->update, &nrows, APLOG_INFO) != 0) {
+    if (rkm_db_query(r, db, la->query, la->args, &nrows, APLOG_INFO) != 0) {
         job->status = HTTP_SERVICE_UNAVAILABLE;
         return 1;
     }
-    /* the lane as stored: the answer, its ETag, and the change log's "after" */
-    if (rkm_lane_row(r, db, route, after) != 1
+    /* the lane as stored: the answer, its ETag, and the change log's "after" (what
+     * the update stored, from the lane before it; read again when the spot changed) */
+    if ((rk_lane_after(patch, la, before, after) != 0 && rkm_lane_row(r, db, route, after) != 1)
         || !(after_obj = rkm_lane_json(r, after))
         || rkm_changes_record(r, db, route, nrows, "update", rkm_lane_json(r, before), after_obj) != 0
         || !(job->etag = rkm_lane_etag(r, job->rq, after_obj))) {
         job->status = HTTP_SERVICE_UNAVAILABLE;
         return 0;
     }
-    job->len = rk_json_answer(NULL, &rk_res_voie, 0, after, 1);
+    job->len = rk_json_answer_of(NULL, &rk_res_voie, after_obj, strlen(after_obj));
     if ((job->answer = rk_cache_value_new(NULL, job->len)) == NULL) {
         job->status = HTTP_INTERNAL_SERVER_ERROR;
         return 0;
     }
-    rk_json_answer(job->answer, &rk_res_voie, 0, after, 1);
+    rk_json_answer_of(job->answer, &rk_res_voie, after_obj, strlen(after_obj));
     /* its Idempotency-Key, in the job's savepoint (a refused job's 4xx is kept after
      * the group: mod_ranking_idem.h) */
     if (rkm_idem_keep(r, db, HTTP_OK, job->answer, job->len, NULL, job->etag) != 0) {
@@ -192,16 +186,18 @@ static int apply(rkm_db *db, put_job *job, rk_lane_args *la)
     return 0;
 }
 
-/* One job inside its savepoint; a refused job changes nothing.  0, or -1 when the
- * transaction itself failed (the whole batch is then rolled back). */
-static int put_one(request_rec *leader, rkm_db *db, put_job *job)
+/* One job inside its savepoint; a refused job changes nothing.  The FIRST job of a
+ * batch sets the savepoint; each job but the LAST releases its own and sets the next
+ * job's (one round trip on PostgreSQL); the COMMIT releases the last.  0, or -1 when
+ * the transaction itself failed (the whole batch is then rolled back). */
+static int put_one(request_rec *leader, rkm_db *db, put_job *job, int first, int last)
 {
     request_rec *r = job->r;
     rk_lane_args la;
     const char *cnt[1];
     int refused;
 
-    if (rkm_db_savepoint(leader, db, SAVEPOINT) != 0) {
+    if (first && rkm_db_savepoint(leader, db) != 0) {
         return -1;
     }
     refused = apply(db, job, &la);
@@ -209,7 +205,7 @@ static int put_one(request_rec *leader, rkm_db *db, put_job *job)
         rk_cache_release(job->answer);
         job->answer = NULL;
         /* undo it (PostgreSQL refuses any statement before that) */
-        if (rkm_db_rollback_to(leader, db, SAVEPOINT) != 0) {
+        if (rkm_db_rollback_to(leader, db) != 0) {
             return -1;
         }
     }
@@ -220,7 +216,7 @@ static int put_one(request_rec *leader, rkm_db *db, put_job *job)
             ? "Conflict: the lane number or the spot is already used in this heat"
             : "Conflict: the spot is already in another lane of this heat";
     }
-    return rkm_db_release(leader, db, SAVEPOINT) == 0 ? 0 : -1;
+    return last || rkm_db_savepoint_next(leader, db) == 0 ? 0 : -1;
 }
 
 typedef struct {
@@ -252,7 +248,7 @@ static void put_batch(void *ctxv, rk_group_job *batch)
     begun = locked && rkm_db_begin_write(r, db, deadline) == 0;
     failed = !begun;
     for (l = batch; l && !failed; l = l->next) {
-        failed = put_one(r, db, (put_job *)l) != 0;
+        failed = put_one(r, db, (put_job *)l, l == batch, !l->next) != 0;
     }
     if (!failed && rkm_db_commit(r, db) != 0) {
         failed = 1;
@@ -285,14 +281,40 @@ static void put_batch(void *ctxv, rk_group_job *batch)
                   "%d refused, %s", n, refused, failed ? "rolled back" : "committed");
 }
 
-int rkm_put_lane(request_rec *r, rkm_req *rq)
+/* The checked body of a lane PUT into JOB's patch: 0, or 1 when the request is
+ * answered (*ANSWERED: what the handler returns).  404 comes before the body's
+ * refusals (415, 413, 400: the order of checks, doc/api.md): the lane is looked up
+ * only then, unless CHECKED (found already); an accepted body meets its lane in the
+ * transaction, 404 there when there is none. */
+static int take_patch(request_rec *r, rkm_req *rq, rkm_db *db, put_job *job, int checked,
+                      int *answered)
 {
-    const char *args[RK_MAX_IDS], *lane[2], *now[LANE_FIELDS];
-    put_job *job = apr_pcalloc(r->pool, sizeof(*job));
-    batch_ctx ctx;
+    const char *args[RK_MAX_IDS], *lane[1];
     char *body;
     apr_size_t len;
-    int rv;
+    int rv = rkm_json_body(r, &body, &len);
+
+    job->patch = apr_pcalloc(r->pool, sizeof(*job->patch));
+    if (rv == OK && rk_lane_patch_parse(body, len, job->patch, &job->err) == 0) {
+        return 0;
+    }
+    if (rv != AP_FILTER_ERROR && !checked) {
+        rk_route_args(&rq->route, args);
+        switch (rkm_db_select_one(r, db, RK_Q_LANE_EXISTS, args, lane, 1)) {
+        case -1: *answered = rkm_send_status(r, HTTP_SERVICE_UNAVAILABLE); return 1;
+        case 0:  *answered = rkm_send_status(r, HTTP_NOT_FOUND); return 1;
+        }
+    }
+    *answered = rv == OK ? rkm_send_error(r, HTTP_BAD_REQUEST, job->err) : rkm_refuse_body(r, rv);
+    return 1;
+}
+
+int rkm_put_lane(request_rec *r, rkm_req *rq)
+{
+    const char *now[LANE_FIELDS];
+    put_job *job = apr_pcalloc(r->pool, sizeof(*job));
+    batch_ctx ctx;
+    int rv, checked = 0;
     rkm_db db;
 
     if ((rv = rkm_db_open(r, &db)) != OK) {
@@ -302,13 +324,7 @@ int rkm_put_lane(request_rec *r, rkm_req *rq)
     if (rkm_request_revision(r, &db, rq) != 0) {
         return rkm_send_status(r, HTTP_SERVICE_UNAVAILABLE);
     }
-    /* 404 before the body is read; the transaction checks again */
-    rk_route_args(&rq->route, args);
-    switch (rkm_db_select_one(r, &db, RK_Q_LANE_FOR_UPDATE, args, lane, 2)) {
-    case -1: return rkm_send_status(r, HTTP_SERVICE_UNAVAILABLE);
-    case 0:  return rkm_send_status(r, HTTP_NOT_FOUND);
-    }
-    /* 412 before the body (415, 413, 400) when the lane already fails the
+    /* 404, then 412, before the body (415, 413, 400) when the lane already fails the
      * preconditions; the transaction checks again */
     if (rkm_lane_has_conditions(r)) {
         switch (rkm_lane_row(r, &db, &rq->route, now)) {
@@ -318,16 +334,13 @@ int rkm_put_lane(request_rec *r, rkm_req *rq)
         if (write_cond(r, rq, rkm_lane_json(r, now)) == RK_COND_FAILED) {
             return rkm_send_status(r, HTTP_PRECONDITION_FAILED);
         }
+        checked = 1;
     }
-    if ((rv = rkm_take_json_body(r, &body, &len)) != OK) {
+    if (take_patch(r, rq, &db, job, checked, &rv)) {
         return rv;
     }
     job->r = r;
     job->rq = rq;
-    job->patch = apr_pcalloc(r->pool, sizeof(*job->patch));
-    if (rk_lane_patch_parse(body, len, job->patch, &job->err) != 0) {
-        return rkm_send_error(r, HTTP_BAD_REQUEST, job->err);
-    }
     ctx.r = r;
     ctx.db = &db;
     /* the whole wait for the write lock (queue, mutex, SQLite) ends by then */

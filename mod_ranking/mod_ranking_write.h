@@ -15,7 +15,7 @@ int rkm_put_lane(request_rec *r, struct rkm_req *rq);
 int rkm_delete_lane(request_rec *r, struct rkm_req *rq);
 
 /* For the other lane writes (mod_ranking_validate.c). */
-#define RKM_LANE_FIELDS 8   /* rk_res_voie.nfields: the columns of RK_Q_A_VOIE */
+#define RKM_LANE_FIELDS RK_LANE_NCOLS   /* rk_res_voie.nfields: the columns of RK_Q_A_VOIE */
 /* The lane of ROUTE (variant A) as the full view shows it, into V (RKM_LANE_FIELDS
  * values in r->pool): 1, 0 when there is none, -1 on a database error. */
 int rkm_lane_row(request_rec *r, rkm_db *db, const rk_route *route, const char **v);

@@ -423,6 +423,33 @@ START_TEST(test_history_rows)
     ck_assert_uint_eq(rk_json_object(obj, &rk_res_voie, cases[5].values), n);
     obj[n] = '\0';
     ck_assert_str_eq(obj, cases[5].full);
+    /* rk_json_object_bound: at least that; exactly it for the worst strings (control
+     * characters, six bytes each) and integers (the longest) */
+    ck_assert_uint_ge(rk_json_object_bound(&rk_res_voie, cases[5].values), n);
+    {
+        const char *worst[8] = { "\x01\x02\x1f", "\x7f", "-9223372036854775808", NULL, "\x01",
+                                 "", "\x1f\x1f", NULL };
+        char big[512];
+        size_t b = rk_json_object_bound(&rk_res_voie, worst);
+
+        ck_assert_uint_lt(b, sizeof(big));
+        ck_assert_uint_ge(b, rk_json_object(NULL, &rk_res_voie, worst));
+        ck_assert_uint_eq(rk_json_object(big, &rk_res_voie, worst), rk_json_object(NULL, &rk_res_voie, worst));
+        big[rk_json_object(NULL, &rk_res_voie, worst)] = '\0';
+        ck_assert_ptr_nonnull(strstr(big, "\"number\":-9223372036854775808,"));
+        ck_assert_ptr_nonnull(strstr(big, "\"id\":\"\\u0001\\u0002\\u001F\""));
+    }
+    /* rk_json_answer_of: the answer around that object, the bytes rk_json_answer writes */
+    {
+        char whole[512], around[512];
+        size_t w = rk_json_answer(NULL, &rk_res_voie, 0, cases[5].values, 1);
+
+        ck_assert_uint_lt(w, sizeof(whole));
+        ck_assert_uint_eq(rk_json_answer(whole, &rk_res_voie, 0, cases[5].values, 1), w);
+        ck_assert_uint_eq(rk_json_answer_of(NULL, &rk_res_voie, obj, n), w);
+        ck_assert_uint_eq(rk_json_answer_of(around, &rk_res_voie, obj, n), w);
+        ck_assert_int_eq(memcmp(whole, around, w), 0);
+    }
 }
 END_TEST
 
@@ -448,6 +475,9 @@ START_TEST(test_writer_matches_jansson)
                 if (rnd(4) == 0)
                     snprintf(buf[i][f], sizeof buf[i][f], "%d", (int)rnd(100000) - 50000);
             }
+        }
+        for (int i = 0; i < n; i++) {   /* the bound of each object holds it */
+            ck_assert_uint_ge(rk_json_object_bound(res, rows[i]), rk_json_object(NULL, res, rows[i]));
         }
         char *got = write_answer(res, list, n, rows);
         json_t *o = oracle_answer(res, list, n, rows);

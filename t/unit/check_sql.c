@@ -1,6 +1,6 @@
 /* check_sql.c: Check unit tests of rk_sql: the statement table (labels, placeholder
- * counts) and the packing of a lane PUT into the update and conflict statements'
- * arguments (rk_lane_args_pack). */
+ * counts), the packing of a lane PUT into the update and conflict statements'
+ * arguments (rk_lane_args_pack) and the lane the update leaves (rk_lane_after). */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -289,6 +289,73 @@ START_TEST(lane_state_check)
         ck_assert_int_eq(rk_lane_state_check(&kept, &why), RK_LANE_STATE_OK);
         ck_assert_ptr_null(why);
     }
+
+/* which update runs, and the lane it leaves (rk_lane_after), as the statement's CASEs
+ * store it */
+START_TEST(lane_update_and_after)
+{
+    rk_lane_patch p;
+    rk_lane_args a;
+    rk_lane_now now = { "212", "1:00", 1 };
+    const char *before[RK_LANE_NCOLS] = { "2", "1", "3", "77", "Team", "212", "1:00", "validated" };
+    const char *after[RK_LANE_NCOLS];
+    int i;
+
+    ck_assert_int_eq(rk_queries[RK_Q_LANE_UPDATE_SCORE].nargs, 11);
+    /* a score: the short update, its arguments the last 11 of the long one's */
+    memset(&p, 0, sizeof(p));
+    p.set = RK_LANE_SET_SCORE;
+    strcpy(p.score, "230");
+    rk_lane_args_pack(&p, "1", "2", &now, &a);
+    ck_assert_int_eq(a.query, RK_Q_LANE_UPDATE_SCORE);
+    ck_assert_ptr_eq(a.args, a.update + 4);
+    ck_assert_str_eq(a.args[0], "set");
+    ck_assert_str_eq(a.args[1], "230");
+    ck_assert_str_eq(a.args[9], "1");
+    ck_assert_str_eq(a.args[10], "2");
+    ck_assert_int_eq(rk_lane_after(&p, &a, before, after), 0);
+    ck_assert_str_eq(after[RK_LANE_COL_SCORE], "230");
+    ck_assert_str_eq(after[RK_LANE_COL_TIEBREAK], "1:00");   /* kept */
+    ck_assert_str_eq(after[RK_LANE_COL_STATUS], "entered");
+    for (i = 0; i < RK_LANE_COL_SCORE; i++) {
+        ck_assert_ptr_eq(after[i], before[i]);
+    }
+    /* the same score again: the status stays */
+    strcpy(p.score, "212");
+    rk_lane_args_pack(&p, "1", "2", &now, &a);
+    ck_assert_int_eq(rk_lane_after(&p, &a, before, after), 0);
+    ck_assert_str_eq(after[RK_LANE_COL_STATUS], "validated");
+    /* the score and the tiebreak taken off: no status */
+    p.set = RK_LANE_SET_SCORE | RK_LANE_SET_TIEBREAK;
+    p.score_null = 1;
+    p.tiebreak_null = 1;
+    rk_lane_args_pack(&p, "1", "2", &now, &a);
+    ck_assert_int_eq(rk_lane_after(&p, &a, before, after), 0);
+    ck_assert_ptr_null(after[RK_LANE_COL_SCORE]);
+    ck_assert_ptr_null(after[RK_LANE_COL_TIEBREAK]);
+    ck_assert_ptr_null(after[RK_LANE_COL_STATUS]);
+    /* a number: the long update; the lane after has it */
+    memset(&p, 0, sizeof(p));
+    p.set = RK_LANE_SET_NUMBER;
+    p.number = 9;
+    rk_lane_args_pack(&p, "1", "2", &now, &a);
+    ck_assert_int_eq(a.query, RK_Q_LANE_UPDATE);
+    ck_assert_ptr_eq(a.args, a.update);
+    ck_assert_int_eq(rk_lane_after(&p, &a, before, after), 0);
+    ck_assert_str_eq(after[RK_LANE_COL_NUMBER], "9");
+    ck_assert_str_eq(after[RK_LANE_COL_SCORE], "212");
+    ck_assert_str_eq(after[RK_LANE_COL_STATUS], "validated");
+    /* a spot: the long update, and the lane is read again (the spot's name) */
+    memset(&p, 0, sizeof(p));
+    p.set = RK_LANE_SET_SPOT | RK_LANE_SET_SCORE;
+    strcpy(p.spot_id, "78");
+    strcpy(p.score, "1");
+    rk_lane_args_pack(&p, "1", "2", &now, &a);
+    ck_assert_int_eq(a.query, RK_Q_LANE_UPDATE);
+    ck_assert_int_eq(rk_lane_after(&p, &a, before, after), -1);
+    p.spot_null = 1;
+    rk_lane_args_pack(&p, "1", "2", &now, &a);
+    ck_assert_int_eq(rk_lane_after(&p, &a, before, after), -1);
 }
 END_TEST
 
@@ -304,6 +371,7 @@ int main(void)
     tcase_add_test(tc, lane_args_status_and_publication);
     tcase_add_test(tc, lane_args_keep_and_null);
     tcase_add_test(tc, lane_state_check);
+    tcase_add_test(tc, lane_update_and_after);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
