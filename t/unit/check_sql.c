@@ -289,6 +289,8 @@ START_TEST(lane_state_check)
         ck_assert_int_eq(rk_lane_state_check(&kept, &why), RK_LANE_STATE_OK);
         ck_assert_ptr_null(why);
     }
+}
+END_TEST
 
 /* which update runs, and the lane it leaves (rk_lane_after), as the statement's CASEs
  * store it */
