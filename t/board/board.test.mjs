@@ -2,10 +2,8 @@
 // Checks run in order on one browser; each prints "ok" or "not ok"; the last line
 // is "N passed, M failed".
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import puppeteer from 'puppeteer-core';
+import { BASE, apiCall, assert, launchBrowser, logIn, newTab as newTabIn, sleep, tokenOf } from './lib.mjs';
 
-const BASE = process.env.BASE;
 const ORIGIN = new URL(BASE).origin;
 const OUT = process.env.OUT;
 const BOARD = new URL('board/', BASE).href;
@@ -22,23 +20,7 @@ async function check(name, fn) {
         console.log(`not ok - ${name}\n  ${String(e && e.stack || e).split('\n').slice(0, 4).join('\n  ')}`);
     }
 }
-function assert(cond, msg) { if (!cond) throw new Error(msg); }
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-// The API, straight (as another judge's tablet would use it).
-async function apiCall(path, { method = 'GET', token, body, headers = {} } = {}) {
-    const h = { ...headers };
-    if (token) h.Authorization = `Bearer ${token}`;
-    if (body !== undefined) h['Content-Type'] = 'application/json';
-    const res = await fetch(new URL(path, BASE), { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
-    return { status: res.status, etag: res.headers.get('ETag'), data: text ? JSON.parse(text) : null };
-}
-async function tokenOf(user) {
-    const r = await apiCall('connect', { method: 'POST', body: { client_id: user, client_secret: user } });
-    assert(r.status === 200, `login ${user}: ${r.status}`);
-    return r.data.access_token;
-}
 const LANE = (c, z, h, v) => `competition/${c}/zone/${z}/heat/${h}/voie/${v}`;
 // After "apache2 -k restart": until the server listens again (a request sent in the
 // meantime fails to connect, on a loaded machine).
@@ -51,12 +33,7 @@ async function serverBack(ms = 10000) {
     throw new Error('the server did not come back after its restart');
 }
 
-const exe = existsSync('/usr/lib/chromium/chromium') ? '/usr/lib/chromium/chromium' : process.env.CHROMIUM;
-const browser = await puppeteer.launch({
-    executablePath: exe, headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run',
-           '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchBrowser();
 const page = await browser.newPage();
 await page.setViewport({ width: 1280, height: 900 });
 const requests = [];
@@ -341,16 +318,7 @@ await check('the page made no request to another origin and raised no script err
 // context of its own (empty storage, its own request log).
 
 const PHONE = { width: 360, height: 800, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
-async function newTab(viewport = { width: 1280, height: 900 }) {
-    const ctx = await browser.createBrowserContext();
-    const p = await ctx.newPage();
-    await p.setViewport(viewport);
-    const log = { requests: [], dialogs: [], errors: [] };
-    p.on('request', (r) => log.requests.push(r.url()));
-    p.on('dialog', async (d) => { log.dialogs.push(d.message()); await d.dismiss(); });
-    p.on('pageerror', (e) => log.errors.push(String(e)));
-    return { ctx, p, log };
-}
+const newTab = (viewport) => newTabIn(browser, viewport);
 const phoneShot = (p, name) => p.screenshot({ path: `${OUT}/shots/${name}.png`, fullPage: true });
 
 // The page's network, as Chromium's DevTools protocol sees it: every request (URL,
@@ -383,12 +351,6 @@ async function netLog(p) {
     log.streams = () => [...log.requests.values()].filter((r) => new URL(r.url).pathname.endsWith('/events'));
     log.longPolls = () => [...log.requests.values()].filter((r) => /\/heat\/\?limit=1$/.test(r.url) || r.headers.prefer);
     return log;
-}
-async function logIn(p, user) {
-    await p.waitForSelector('#login-form', { visible: true });
-    await p.type('input[name=client_id]', user);
-    await p.type('input[name=client_secret]', user);
-    await p.click('#login-form button[type=submit]');
 }
 
 // Words of team names that the browser laid out on more than one line: every text

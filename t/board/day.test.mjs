@@ -8,9 +8,8 @@
 // "ok" or "not ok"; the last line is "N passed, M failed".
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import puppeteer from 'puppeteer-core';
+import { BASE, apiCall, assert, launchBrowser, logIn, newTab as newTabIn, sleep, tokenOf } from './lib.mjs';
 
-const BASE = process.env.BASE;
 const ORIGIN = new URL(BASE).origin;
 const OUT = process.env.OUT;
 const BOARD = new URL('board/', BASE).href;
@@ -27,52 +26,16 @@ async function check(name, fn) {
         console.log(`not ok - ${name}\n  ${String(e && e.stack || e).split('\n').slice(0, 4).join('\n  ')}`);
     }
 }
-function assert(cond, msg) { if (!cond) throw new Error(msg); }
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function apiCall(path, { method = 'GET', token, body, headers = {} } = {}) {
-    const h = { ...headers };
-    if (token) h.Authorization = `Bearer ${token}`;
-    if (body !== undefined) h['Content-Type'] = 'application/json';
-    const res = await fetch(new URL(path, BASE), { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
-    return { status: res.status, etag: res.headers.get('ETag'), data: text ? JSON.parse(text) : null };
-}
-async function tokenOf(user) {
-    const r = await apiCall('connect', { method: 'POST', body: { client_id: user, client_secret: user } });
-    assert(r.status === 200, `login ${user}: ${r.status}`);
-    return r.data.access_token;
-}
 async function must(path, opts, want = [200, 201]) {
     const r = await apiCall(path, opts);
     assert(want.includes(r.status), `${opts?.method ?? 'GET'} ${path}: ${r.status} ${JSON.stringify(r.data)}`);
     return r.data;
 }
 
-const exe = existsSync('/usr/lib/chromium/chromium') ? '/usr/lib/chromium/chromium' : process.env.CHROMIUM;
-const browser = await puppeteer.launch({
-    executablePath: exe, headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run',
-           '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchBrowser();
 const logs = [];
-async function newTab(viewport = { width: 1280, height: 900 }) {
-    const ctx = await browser.createBrowserContext();
-    const p = await ctx.newPage();
-    await p.setViewport(viewport);
-    const log = { requests: [], dialogs: [], errors: [] };
-    p.on('request', (r) => log.requests.push(r.url()));
-    p.on('dialog', async (d) => { log.dialogs.push(d.message()); await d.dismiss(); });
-    p.on('pageerror', (e) => log.errors.push(String(e)));
-    logs.push(log);
-    return { ctx, p, log };
-}
-async function logIn(p, user) {
-    await p.waitForSelector('#login-form', { visible: true });
-    await p.type('input[name=client_id]', user);
-    await p.type('input[name=client_secret]', user);
-    await p.click('#login-form button[type=submit]');
-}
+const newTab = (viewport) => newTabIn(browser, viewport, logs);
 const shot = (p, name, full = true) => p.screenshot({ path: `${OUT}/shots/${name}.png`, fullPage: full });
 const judge = await tokenOf('judge');
 const organizer = await tokenOf('organizer');

@@ -8,10 +8,8 @@
 // Checks run in order; each prints "ok" or "not ok"; the last line is "N passed, M
 // failed".  Screenshots: $OUT/shots/org-*.png.
 import { writeFileSync } from 'node:fs';
-import { existsSync } from 'node:fs';
-import puppeteer from 'puppeteer-core';
+import { BASE, apiCall, assert, launchBrowser, logIn, newTab as newTabIn, sleep, tokenOf } from './lib.mjs';
 
-const BASE = process.env.BASE;
 const ORIGIN = new URL(BASE).origin;
 const OUT = process.env.OUT;
 const BOARD = new URL('board/', BASE).href;
@@ -36,53 +34,13 @@ async function check(name, fn, { needed = true } = {}) {
         await page.screenshot({ path: `${OUT}/shots/org-failed-${passed + failed}.png`, fullPage: true }).catch(() => {});
     }
 }
-function assert(cond, msg) { if (!cond) throw new Error(msg); }
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
-async function apiCall(path, { method = 'GET', token, body, headers = {} } = {}) {
-    const h = { ...headers };
-    if (token) h.Authorization = `Bearer ${token}`;
-    let payload;
-    if (typeof body === 'string') payload = body;
-    else if (body !== undefined) {
-        h['Content-Type'] = 'application/json';
-        payload = JSON.stringify(body);
-    }
-    const res = await fetch(new URL(path, BASE), { method, headers: h, body: payload });
-    const text = await res.text();
-    return { status: res.status, etag: res.headers.get('ETag'), data: text ? JSON.parse(text) : null };
-}
-async function tokenOf(user) {
-    const r = await apiCall('connect', { method: 'POST', body: { client_id: user, client_secret: user } });
-    assert(r.status === 200, `login ${user}: ${r.status}`);
-    return r.data.access_token;
-}
 const organizer = await tokenOf('organizer');
 const judge = await tokenOf('judge');
 
-const exe = existsSync('/usr/lib/chromium/chromium') ? '/usr/lib/chromium/chromium' : process.env.CHROMIUM;
-const browser = await puppeteer.launch({
-    executablePath: exe, headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run',
-           '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
-async function newTab(viewport = { width: 1280, height: 900 }) {
-    const ctx = await browser.createBrowserContext();
-    const p = await ctx.newPage();
-    await p.setViewport(viewport);
-    const log = { requests: [], dialogs: [], errors: [] };
-    p.on('request', (r) => log.requests.push(r.url()));
-    p.on('dialog', async (d) => { log.dialogs.push(d.message()); await d.dismiss(); });
-    p.on('pageerror', (e) => log.errors.push(String(e)));
-    return { ctx, p, log };
-}
-async function logIn(p, user) {
-    await p.waitForSelector('#login-form', { visible: true });
-    await p.type('input[name=client_id]', user);
-    await p.type('input[name=client_secret]', user);
-    await p.click('#login-form button[type=submit]');
-}
+const browser = await launchBrowser();
+const newTab = (viewport) => newTabIn(browser, viewport);
 const org = await newTab();
 const page = org.p;
 const shot = (name, p = page) => p.screenshot({ path: `${OUT}/shots/${name}.png`, fullPage: true });
