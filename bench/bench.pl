@@ -77,7 +77,8 @@ use Time::HiRes qw(time sleep);
 
 my $ROOT;
 BEGIN { $ROOT = abs_path(dirname(__FILE__) . '/..'); }
-use lib "$ROOT/t/lib";
+use lib "$ROOT/t/lib", "$ROOT/bench";
+use BenchLanes qw(large_wods lane_path lane_score);
 use RkServer;
 
 my %o = (duration => 5, rounds => 3, requests => 1_000_000, connections => 32,
@@ -128,10 +129,7 @@ info("creating the database (demo + 2,000 spots, 12 WODs, 8 zones, 2,400 heats, 
 make_db($db);
 # The large competition's WODs, in list order, as bench/lanes.lua reads them: lane
 # PUTs write scores of the lane's WOD's scoring (API.md Part 2, "Typed scores").
-my @wods = map { [split /\|/, $_, -1] }
-           split /\n/, `sqlite3 '$db' "SELECT id, scoring, coalesce(time_cap, '') FROM wod
-                                      WHERE competition_id = 100 ORDER BY position, id"`;
-@wods == 12 or die "bench/large.sql: 12 WODs expected in competition 100\n";
+my @wods = large_wods($db);
 $ENV{BENCH_WODS} = join ' ', map { "$_->[1]:$_->[2]" } @wods;
 # Publication (API.md Part 3, doc/api.md section 13): the bench competition publishes
 # validated scores only, so that every section reads a competition with two views (the
@@ -149,25 +147,6 @@ my $validated = !$o{only} || grep { $_ =~ /$o{only}/ } qw(publication memory);
                         published_tiebreak = CASE WHEN number = 7 THEN NULL ELSE tiebreak END
         WHERE heat_id BETWEEN 400001 AND 402400\"") == 0
     or die "cannot switch competition 100 to publication: validated\n";
-# Lane K (0 .. 23,999) of the large competition (bench/large.sql): its path (variant
-# A), and a score that fits its WOD, made from the counter N (as bench/lanes.lua).
-sub lane_path {
-    my $k = shift;
-    my $heat = int($k / 10);
-    return sprintf '/competition/100/zone/%d/heat/%d/voie/%d', 300001 + $heat % 8,
-                   400001 + $heat, 500001 + $k;
-}
-sub lane_score {
-    my ($k, $n) = @_;
-    my (undef, $scoring, $cap) = @{ $wods[int($k / 2000)] };
-    if ($scoring eq 'time') {
-        my $t = $n % ($cap || 3600);
-        return sprintf '%d:%02d.%03d', int($t / 60), $t % 60, $n % 1000;
-    }
-    return sprintf '%d', $n % 1_000_000_000 if $scoring eq 'reps';
-    return sprintf '%d.%02d kg', $n % 99999, $n % 100 if $scoring eq 'load';
-    return sprintf '%d.%03d', $n % 99999, $n % 1000;
-}
 # mod_mime types the static copies; its only type is ours
 open my $mt, '>', "$dir/mime.types" or die;
 print $mt "application/json json\n";
@@ -590,7 +569,7 @@ if (defined $etag{'lanes-B'}) {
     my $lane = '/competition/100/zone/300001/heat/400001/voie/500001';
     my $req = HTTP::Request->new(PUT => "$base/api$lane",
         ['Authorization' => "Bearer $token", 'Content-Type' => 'application/json'],
-        '{"score":"' . lane_score(0, 465) . '"}');
+        '{"score":"' . lane_score(\@wods, 0, 465) . '"}');
     my $put = $ua->request($req);
     my $after = get("$base/api/competition/100/heat/400001/line/",
                     'If-None-Match' => $etag{'lanes-B'});
@@ -663,7 +642,7 @@ if ($o{rebuilds} > 0 && (!$o{only} || 'leaderboard' =~ /$o{only}/)) {
     my (@total, @first, @bytes, $bad);
     for my $r (0 .. $#k) {
         my $k = $k[$r];
-        my $score = lane_score($k, 100_000 + $r);
+        my $score = lane_score(\@wods, $k, 100_000 + $r);
         my ($pst) = raw_request($s, 'PUT', lane_path($k), qq({"score":"$score"}));
         my ($st, $body, $t1, $t2) = raw_request($s, 'GET', '/competition/100/leaderboard');
         push @first, 1000 * $t1;
@@ -758,7 +737,7 @@ if (wanted('publication')) {
     };
     for my $r (0 .. $#k) {
         my $k = $k[$r];
-        my $score = lane_score($k, 200_000 + $r);
+        my $score = lane_score(\@wods, $k, 200_000 + $r);
         my $wod = $wods[int($k / 2000)][0];
         my $shows = qr/"wod_id":"$wod","rank":[^,]*,"points":[^,]*,"score":"\Q$score\E"/;
         my ($pst) = raw_request($s, 'PUT', lane_path($k), qq({"score":"$score"}));
@@ -1443,7 +1422,7 @@ CONF
     my $rss_before = $rss->();
     info("event streams: $n open, one lane PUT");
     my $k = 1234;
-    my $body = '{"score":"' . lane_score($k, 777) . '"}';
+    my $body = '{"score":"' . lane_score(\@wods, $k, 777) . '"}';
     my $hold = int(($o{rounds} + 1) * $o{duration} + 60);
     require IPC::Open2;
     my ($out, $in);

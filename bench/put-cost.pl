@@ -26,7 +26,8 @@ use Time::HiRes qw(sleep);
 
 my $ROOT;
 BEGIN { $ROOT = abs_path(dirname(__FILE__) . '/..'); }
-use lib "$ROOT/t/lib";
+use lib "$ROOT/t/lib", "$ROOT/bench";
+use BenchLanes qw(large_wods lane_path lane_score);
 use RkServer;
 
 my %o = (n => 300, warm => 30, root => $ROOT);
@@ -45,29 +46,8 @@ my $db = "$dir/db/bench.db";
 for my $sql ("$root/sql/schema.sql", "$root/sql/demo.sql", "$root/bench/large.sql") {
     system("sqlite3 '$db' < '$sql' >/dev/null") == 0 or die "sqlite3 $db < $sql\n";
 }
-my @wods = map { [split /\|/, $_, -1] }
-           split /\n/, `sqlite3 '$db' "SELECT id, scoring, coalesce(time_cap, '') FROM wod
-                                      WHERE competition_id = 100 ORDER BY position, id"`;
-@wods == 12 or die "bench/large.sql: 12 WODs expected in competition 100\n";
+my @wods = large_wods($db);
 
-# as bench/bench.pl (and bench/lanes.lua): lane K's path, a score of its WOD from N
-sub lane_path {
-    my $k = shift;
-    my $heat = int($k / 10);
-    return sprintf '/competition/100/zone/%d/heat/%d/voie/%d', 300001 + $heat % 8,
-                   400001 + $heat, 500001 + $k;
-}
-sub lane_score {
-    my ($k, $n) = @_;
-    my (undef, $scoring, $cap) = @{ $wods[int($k / 2000)] };
-    if ($scoring eq 'time') {
-        my $t = $n % ($cap || 3600);
-        return sprintf '%d:%02d.%03d', int($t / 60), $t % 60, $n % 1000;
-    }
-    return sprintf '%d', $n % 1_000_000_000 if $scoring eq 'reps';
-    return sprintf '%d.%02d kg', $n % 99999, $n % 100 if $scoring eq 'load';
-    return sprintf '%d.%03d', $n % 99999, $n % 1000;
-}
 
 # one database connection: a second one, opened when the watcher thread holds the
 # first or when a request comes before the previous one gave its connection back
@@ -123,7 +103,7 @@ sub run {
             my ($h, $v) = split /:\s*/, $_, 2;
             $req->header($h => $v =~ s/\{i\}/$i/gr);
         }
-        $req->content('{"score":"' . lane_score($k, 100_000 + $i) . '"}');
+        $req->content('{"score":"' . lane_score(\@wods, $k, 100_000 + $i) . '"}');
         my $res = $ua->request($req);
         $bad++ unless $res->code == 200;
     }
