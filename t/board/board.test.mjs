@@ -2,24 +2,11 @@
 // Checks run in order on one browser; each prints "ok" or "not ok"; the last line
 // is "N passed, M failed".
 import { execFileSync } from 'node:child_process';
-import { BASE, apiCall, assert, launchBrowser, logIn, newTab as newTabIn, sleep, tokenOf } from './lib.mjs';
+import { BASE, apiCall, assert, check, launchBrowser, logIn, newTab as newTabIn, sleep, summary, tokenOf } from './lib.mjs';
 
 const ORIGIN = new URL(BASE).origin;
 const OUT = process.env.OUT;
 const BOARD = new URL('board/', BASE).href;
-let passed = 0;
-let failed = 0;
-
-async function check(name, fn) {
-    try {
-        await fn();
-        passed += 1;
-        console.log(`ok - ${name}`);
-    } catch (e) {
-        failed += 1;
-        console.log(`not ok - ${name}\n  ${String(e && e.stack || e).split('\n').slice(0, 4).join('\n  ')}`);
-    }
-}
 
 const LANE = (c, z, h, v) => `competition/${c}/zone/${z}/heat/${h}/voie/${v}`;
 // After "apache2 -k restart": until the server listens again (a request sent in the
@@ -898,5 +885,4 @@ await reader.ctx.close();
 await spectator.ctx.close();
 
 await browser.close();
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+summary();

@@ -8,24 +8,11 @@
 // "ok" or "not ok"; the last line is "N passed, M failed".
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { BASE, apiCall, assert, launchBrowser, logIn, newTab as newTabIn, sleep, tokenOf } from './lib.mjs';
+import { BASE, apiCall, assert, check, launchBrowser, logIn, newTab as newTabIn, sleep, summary, tokenOf } from './lib.mjs';
 
 const ORIGIN = new URL(BASE).origin;
 const OUT = process.env.OUT;
 const BOARD = new URL('board/', BASE).href;
-let passed = 0;
-let failed = 0;
-
-async function check(name, fn) {
-    try {
-        await fn();
-        passed += 1;
-        console.log(`ok - ${name}`);
-    } catch (e) {
-        failed += 1;
-        console.log(`not ok - ${name}\n  ${String(e && e.stack || e).split('\n').slice(0, 4).join('\n  ')}`);
-    }
-}
 
 async function must(path, opts, want = [200, 201]) {
     const r = await apiCall(path, opts);
@@ -352,5 +339,4 @@ await check('day: no request to another origin, no script error, no dialog', asy
 });
 
 await browser.close();
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+summary();

@@ -65,3 +65,22 @@ export async function logIn(p, user) {
     await p.type('input[name=client_secret]', user);
     await p.click('#login-form button[type=submit]');
 }
+
+// A check of a test file: FN run, "ok - NAME" or "not ok - NAME" and the error's first
+// lines printed; summary() prints "N passed, M failed" and exits (1 when one failed).
+let passed = 0;
+let failed = 0;
+export async function check(name, fn) {
+    try {
+        await fn();
+        passed += 1;
+        console.log(`ok - ${name}`);
+    } catch (e) {
+        failed += 1;
+        console.log(`not ok - ${name}\n  ${String(e && e.stack || e).split('\n').slice(0, 4).join('\n  ')}`);
+    }
+}
+export function summary() {
+    console.log(`${passed} passed, ${failed} failed`);
+    process.exit(failed ? 1 : 0);
+}
