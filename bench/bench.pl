@@ -147,6 +147,81 @@ my $validated = !$o{only} || grep { $_ =~ /$o{only}/ } qw(publication memory);
                         published_tiebreak = CASE WHEN number = 7 THEN NULL ELSE tiebreak END
         WHERE heat_id BETWEEN 400001 AND 402400\"") == 0
     or die "cannot switch competition 100 to publication: validated\n";
+my @rows;       # the table
+my %targets;    # name => { met, what }
+my @errors;     # what went wrong (any mode)
+
+# The read routes (their static copies are NAME.json in $dir/static)
+my @routes = (
+    [competition    => '/competition/100'],
+    [competitions   => '/competition/'],
+    [wods           => '/competition/100/wod/'],
+    ['spots-2000'   => '/competition/100/spot/'],
+    ['zone-heats-A' => '/competition/100/zone/300001/heat/'],
+    ['heats-B'      => '/competition/100/heat/'],
+    ['lanes-A'      => '/competition/100/zone/300001/heat/400001/voie/'],
+    ['lanes-B'      => '/competition/100/heat/400001/line/'],
+    [leaderboard    => '/competition/100/leaderboard'],
+    ['wod-leaderboard' => "/competition/100/wod/$wods[0][0]/leaderboard"],
+);
+# The memory run's mix: every route, whatever --only says, and the published view of
+# the overall leaderboard and of a heat's lanes (the judge's token with ?view=published;
+# the routes above are the full view, the judge's default)
+my @all_routes = (@routes,
+                  ['leaderboard-published' => '/competition/100/leaderboard?view=published'],
+                  ['lanes-A-published' => '/competition/100/zone/300001/heat/400001/voie/?view=published']);
+@routes = grep { $_->[0] =~ /$o{only}/ } @routes if $o{only};
+
+# httpd's floor (bench/mod_floor.c), built before the server starts: a third baseline
+# of the read rows, the same bytes as the module's answer from httpd itself, and the
+# callgrind floor's handler.  The handler's floor for the rows with a token (every
+# phase of a request, then a handler: SetHandler floor in <Location /floor/NAME>), the
+# quick handler's for the anonymous rows of the public mount (FloorQuick
+# /floorq/NAME: answered before every phase, as the module answers them).  Each file is
+# read at its first request, once the bench has written it (the module's answer).
+my $floor_dir = "$dir/floor";
+make_path($floor_dir);
+copy("$ROOT/bench/mod_floor.c", "$floor_dir/mod_floor.c") or die "copy mod_floor.c: $!\n";
+system("cd '$floor_dir' && apxs -c -Wc,-O2 mod_floor.c >apxs.log 2>&1") == 0
+    or die "cannot build bench/mod_floor.c (see $floor_dir/apxs.log)\n";
+my $floor_conf = qq(LoadModule floor_module "$floor_dir/.libs/mod_floor.so"\n);
+for my $name ((map { $_->[0] } @routes), 'public-competition', 'public-wods') {
+    $floor_conf .= qq(<Location /floor/$name>\n    SetHandler floor\n    FloorBody "$dir/static/$name.json"\n</Location>\n);
+}
+for my $name ('spots-2000', 'leaderboard') {
+    $floor_conf .= qq(<Location /floor/$name-gzip>\n    SetHandler floor\n)
+                 . qq(    FloorBody "$dir/static/$name.json.gz" gzip\n</Location>\n);
+}
+$floor_conf .= qq(FloorQuick /floorq/$_ "$dir/static/$_.json"\n) for 'public-competition', 'public-wods';
+my $floor_checks = 0;   # floor answers compared with the module's (a failed one is in @errors)
+# The headers of the module's answer RES that httpd does not write itself (ETag, Vary,
+# Cache-Control, X-Content-Type-Options, X-Total-Count), as FILE.headers: mod_floor
+# sends them with FILE's bytes, so that the floor's answer is the module's on the wire.
+my %httpd_writes = map { lc $_ => 1 } qw(Date Server Content-Length Content-Type
+    Content-Encoding Connection Keep-Alive);
+sub floor_headers {
+    my ($file, $res) = @_;
+    my @h = grep { !$httpd_writes{lc $_} && !/^Client-/i } $res->headers->header_field_names;
+    open my $fh, '>', "$file.headers" or die "$file.headers: $!";
+    print $fh map { "$_: " . join(',', $res->header($_)) . "\n" } @h;
+    close $fh;
+    return { map { lc($_) => join(',', $res->header($_)) } @h };
+}
+# Whether the floor's answer RES is BODY (gzip-encoded when GZIP) with the headers
+# HEADERS (floor_headers), as the module's; as nginx_same.
+sub floor_same {
+    my ($what, $res, $body, $gzip, $headers) = @_;
+    $floor_checks++;
+    my @diff = grep { (join(',', $res->header($_)) // '') ne $headers->{$_} } sort keys %{ $headers // {} };
+    my $ok = $res->code == 200 && $res->content eq $body
+             && ($res->header('Content-Type') // '') =~ m{^application/json}
+             && (($res->header('Content-Encoding') // '') eq ($gzip ? 'gzip' : '')) && !@diff;
+    push @errors, "floor: $what: not the module's answer (" . $res->status_line . ', '
+                  . length($res->content) . ' bytes' . (@diff ? ", headers @diff differ" : '') . ')'
+        unless $ok;
+    return $ok;
+}
+
 # mod_mime types the static copies; its only type is ours
 open my $mt, '>', "$dir/mime.types" or die;
 print $mt "application/json json\n";
@@ -181,7 +256,7 @@ MaxKeepAliveRequests 0
 CONF
 my $srv = RkServer->new(dir => $dir, so => $so, driver => 'sqlite3',
                         params => "file:$db?mode=rw", mpm => 'event',
-                        extra => "$shape\nAddEncoding gzip .gz\n");
+                        extra => "$shape\nAddEncoding gzip .gz\n$floor_conf");
 END { local $?; $srv->stop if $srv; }   # local: stop() runs system(), which sets $?
 if ($o{pin}) {
     for my $pid ($srv->pid, split ' ', `ps --ppid @{[ $srv->pid ]} -o pid=`) {
@@ -261,9 +336,6 @@ sub wanted {
     return !$o{only} || $name =~ /$o{only}/;
 }
 
-my @rows;       # the table
-my %targets;    # name => { met, what }
-my @errors;     # what went wrong (any mode)
 
 # A row of the table from what alternate() returns (the module's runs against the
 # baseline's), and the row's own fields.
@@ -396,45 +468,51 @@ sub nginx_same {
     return $ok;
 }
 
-# A read row: the module's runs against httpd's static file's and, when nginx runs,
-# nginx's (what alternate() returns for two or three); both ratios.
+# A read row: the module's runs against httpd's static file's and the other baselines'
+# (what alternate() returns: the median run of each, then the figures of each, then the
+# row's fields); the subs after the module's and the static file's are named by the
+# field `baselines` (default: nginx only): nginx's (ratio module/nginx) and httpd's
+# floor (bench/mod_floor.c: the same bytes from a handler or the quick handler of the
+# same httpd; ratio module/floor, and floor/nginx when both ran).
 sub read_row {
     my @r = @_;
-    my $n = ref $r[2] eq 'HASH' ? 3 : 2;
-    my ($m, $s, $x) = @r[0 .. $n - 1];
-    my ($ma, $sa, $xa) = @r[$n .. 2 * $n - 1];
+    my $n = 0;
+    $n++ while ref $r[$n] eq 'HASH';
     my %fields = @r[2 * $n .. $#r];
-    compared_row($m, $s, $ma, $sa, %fields);
-    return if $n == 2;
+    my @names = ('module', 'static', @{ delete $fields{baselines} // ['nginx'] });
+    my (%med, %all);
+    @med{@names[0 .. $n - 1]} = @r[0 .. $n - 1];
+    @all{@names[0 .. $n - 1]} = @r[$n .. 2 * $n - 1];
+    compared_row($med{module}, $med{static}, $all{module}, $all{static}, %fields);
     my $row = $rows[-1];
-    $row->{nginx_rps} = $x->{rps};
-    $row->{nginx_ratio} = $x->{rps} ? $m->{rps} / $x->{rps} : 0;
-    $row->{nginx_p99_ms} = $x->{p99};
-    $row->{nginx_runs} = $xa;
-    $row->{errors} += $x->{bad};
+    my $m = $med{module};
+    if (my $x = $med{nginx}) {
+        $row->{nginx_rps} = $x->{rps};
+        $row->{nginx_ratio} = $x->{rps} ? $m->{rps} / $x->{rps} : 0;
+        $row->{nginx_p99_ms} = $x->{p99};
+        $row->{nginx_runs} = $all{nginx};
+        $row->{errors} += $x->{bad};
+    }
+    if (my $f = $med{floor}) {
+        $row->{floor_rps} = $f->{rps};
+        $row->{floor_ratio} = $f->{rps} ? $m->{rps} / $f->{rps} : 0;
+        $row->{floor_p99_ms} = $f->{p99};
+        $row->{floor_runs} = $all{floor};
+        $row->{floor_nginx_ratio} = $f->{rps} / $med{nginx}{rps} if $med{nginx} && $med{nginx}{rps};
+        $row->{errors} += $f->{bad};
+    }
+    if (my $q = $med{floorq}) {
+        $row->{floor_quick_rps} = $q->{rps};
+        $row->{floor_quick_ratio} = $q->{rps} ? $m->{rps} / $q->{rps} : 0;
+        $row->{floor_quick_p99_ms} = $q->{p99};
+        $row->{floor_quick_runs} = $all{floorq};
+        $row->{floor_quick_nginx_ratio} = $q->{rps} / $med{nginx}{rps} if $med{nginx} && $med{nginx}{rps};
+        $row->{errors} += $q->{bad};
+    }
 }
 
 # ---- read routes against static files ------------------------------------------------
 
-my @routes = (
-    [competition    => '/competition/100'],
-    [competitions   => '/competition/'],
-    [wods           => '/competition/100/wod/'],
-    ['spots-2000'   => '/competition/100/spot/'],
-    ['zone-heats-A' => '/competition/100/zone/300001/heat/'],
-    ['heats-B'      => '/competition/100/heat/'],
-    ['lanes-A'      => '/competition/100/zone/300001/heat/400001/voie/'],
-    ['lanes-B'      => '/competition/100/heat/400001/line/'],
-    [leaderboard    => '/competition/100/leaderboard'],
-    ['wod-leaderboard' => "/competition/100/wod/$wods[0][0]/leaderboard"],
-);
-# The memory run's mix: every route, whatever --only says, and the published view of
-# the overall leaderboard and of a heat's lanes (the judge's token with ?view=published;
-# the routes above are the full view, the judge's default)
-my @all_routes = (@routes,
-                  ['leaderboard-published' => '/competition/100/leaderboard?view=published'],
-                  ['lanes-A-published' => '/competition/100/zone/300001/heat/400001/voie/?view=published']);
-@routes = grep { $_->[0] =~ /$o{only}/ } @routes if $o{only};
 my %etag;
 for my $rt (@routes) {
     my ($name, $path) = @$rt;
@@ -451,15 +529,21 @@ for my $rt (@routes) {
     # nginx serves the same file: the same bytes as the module's answer
     my $nx = $nginx_base && nginx_same("GET /static/$name.json ($path)",
                                        get("$nginx_base/static/$name.json"), $body);
-    info(sprintf "%-14s %8d bytes: module vs static file%s", $name, length $body,
-                 $nx ? ' vs nginx' : '');
+    # httpd's floor: the same bytes from a handler of the same httpd
+    my $fhd = floor_headers("$dir/static/$name.json", $res);   # before the floor's first request
+    my $fl = floor_same("GET /floor/$name ($path)", get("$base/floor/$name"), $body, 0, $fhd);
+    info(sprintf "%-14s %8d bytes: module vs static file%s%s", $name, length $body,
+                 $nx ? ' vs nginx' : '', $fl ? ' vs the floor' : '');
     read_row(alternate(
         sub { wrk(url => "$base/api$path", headers => [$auth], $_[0] ? (duration => 1) : ()) },
         sub { wrk(url => "$base/static/$name.json", headers => [$auth],
                   $_[0] ? (duration => 1) : ()) },
         $nx ? sub { wrk(url => "$nginx_base/static/$name.json", headers => [$auth],
+                        $_[0] ? (duration => 1) : ()) } : (),
+        $fl ? sub { wrk(url => "$base/floor/$name", headers => [$auth],
                         $_[0] ? (duration => 1) : ()) } : ()),
-        route => "GET $path", name => $name, kind => 'read', bytes => length $body);
+        route => "GET $path", name => $name, kind => 'read', bytes => length $body,
+        baselines => [($nx ? 'nginx' : ()), ($fl ? 'floor' : ())], $fl ? (floor => 'handler') : ());
 }
 
 # ---- anonymous answers of a public mount (issue 31) ----------------------------------
@@ -481,15 +565,24 @@ for my $rt (grep { wanted($_->[0]) } ['public-competition' => '/competition/100'
     $st->code == 200 && $st->content eq $body or die "static copy of /pub$path differs\n";
     my $nx = $nginx_base && nginx_same("GET /static/$name.json (/pub$path)",
                                        $ua->get("$nginx_base/static/$name.json"), $body);
-    info(sprintf "%-18s %8d bytes: anonymous, module vs static file%s", $name, length $body,
-                 $nx ? ' vs nginx' : '');
+    # httpd's floors for an anonymous answer: the same answer from a handler (the
+    # issue's floor) and from the quick handler (the least httpd does per request)
+    my $fhd = floor_headers("$dir/static/$name.json", $res);   # before the floors' first request
+    my $fl = floor_same("GET /floor/$name (/pub$path)", $ua->get("$base/floor/$name"), $body, 0, $fhd);
+    my $fq = floor_same("GET /floorq/$name (/pub$path)", $ua->get("$base/floorq/$name"), $body, 0, $fhd);
+    info(sprintf "%-18s %8d bytes: anonymous, module vs static file%s%s%s", $name, length $body,
+                 $nx ? ' vs nginx' : '', $fl ? ' vs the floor' : '', $fq ? ' vs the quick floor' : '');
     read_row(alternate(
         sub { wrk(url => "$base/pub$path", $_[0] ? (duration => 1) : ()) },
         sub { wrk(url => "$base/static/$name.json", $_[0] ? (duration => 1) : ()) },
         $nx ? sub { wrk(url => "$nginx_base/static/$name.json", $_[0] ? (duration => 1) : ()) }
-            : ()),
+            : (),
+        $fl ? sub { wrk(url => "$base/floor/$name", $_[0] ? (duration => 1) : ()) } : (),
+        $fq ? sub { wrk(url => "$base/floorq/$name", $_[0] ? (duration => 1) : ()) } : ()),
         route => "GET /pub$path (anonymous)", name => $name, kind => 'read-public',
-        bytes => length $body);
+        bytes => length $body,
+        baselines => [($nx ? 'nginx' : ()), ($fl ? 'floor' : ()), ($fq ? 'floorq' : ())],
+        $fl ? (floor => 'handler') : ());
 }
 
 # ---- conditional GET -----------------------------------------------------------------
@@ -547,15 +640,22 @@ for my $name (grep { my $n = $_; grep { $_->[0] eq $n } @routes } 'spots-2000', 
     my $nx = $nginx_base && nginx_same("GET /static/$name.json, gzip ($path)",
                                        get("$nginx_base/static/$name.json", 'Accept-Encoding' => 'gzip'),
                                        $gz, 1);
-    info(sprintf "%-14s %8d gzip bytes (%.1f%% of %d): module vs static file%s", $name,
-                 length $gz, 100 * length($gz) / $plain, $plain, $nx ? ' vs nginx gzip_static' : '');
+    my $fhd = floor_headers("$dir/static/$name.json.gz", $res);   # before the floor's first request
+    my $fl = floor_same("GET /floor/$name-gzip ($path, gzip)",
+                        get("$base/floor/$name-gzip", 'Accept-Encoding' => 'gzip'), $gz, 1, $fhd);
+    info(sprintf "%-14s %8d gzip bytes (%.1f%% of %d): module vs static file%s%s", $name,
+                 length $gz, 100 * length($gz) / $plain, $plain, $nx ? ' vs nginx gzip_static' : '',
+                 $fl ? ' vs the floor' : '');
     my @h = ($auth, 'Accept-Encoding: gzip');
     read_row(alternate(
         sub { wrk(url => "$base/api$path", headers => \@h, $_[0] ? (duration => 1) : ()) },
         sub { wrk(url => "$base/static/$name.json.gz", headers => \@h, $_[0] ? (duration => 1) : ()) },
         $nx ? sub { wrk(url => "$nginx_base/static/$name.json", headers => \@h,
+                        $_[0] ? (duration => 1) : ()) } : (),
+        $fl ? sub { wrk(url => "$base/floor/$name-gzip", headers => \@h,
                         $_[0] ? (duration => 1) : ()) } : ()),
-        route => "GET $path (gzip)", name => "$name-gzip", kind => 'read-gzip', bytes => length $gz);
+        route => "GET $path (gzip)", name => "$name-gzip", kind => 'read-gzip', bytes => length $gz,
+        baselines => [($nx ? 'nginx' : ()), ($fl ? 'floor' : ())], $fl ? (floor => 'handler') : ());
 }
 if ($gzip{'spots-2000'}) {
     my $g = $gzip{'spots-2000'};
@@ -943,18 +1043,14 @@ my @floor_funcs = (
     'rkm_quick', 'rkm_translate', 'rkm_map_to_storage', 'rkm_access', 'rkm_handler',
     'rkm_request', 'rkm_common_headers', 'rkm_authenticate', 'rk_bearer_parse',
     'token_lookup', 'rkm_read', 'rkm_request_revision', 'rkm_answer_acquire',
-    'rkm_send_value', 'rkm_view_of', 'rkm_role_on', 'floor_handler');
+    'rkm_send_value', 'rkm_view_of', 'rkm_role_on', 'floor_handler', 'floor_quick');
 my $FLOOR_N = $o{smoke} ? 200 : 2000;
 my $FLOOR_BASE = 100;
 # In a full run (with callgrind), or when --only names it (also in --smoke mode).
 if (($o{callgrind} || ($o{only} && 'floor' =~ /$o{only}/)) && wanted('floor')
     && `sh -c 'command -v valgrind && command -v apxs && command -v ab'`) {
     info('the floor: instructions per request under callgrind (slow)');
-    my $fd = "$dir/floor";
-    make_path($fd);
-    copy("$ROOT/bench/mod_floor.c", "$fd/mod_floor.c") or die "copy mod_floor.c: $!\n";
-    system("cd '$fd' && apxs -c -Wc,-O2 mod_floor.c >apxs.log 2>&1") == 0
-        or die "cannot build bench/mod_floor.c (see $fd/apxs.log)\n";
+    my $fd = $floor_dir;   # mod_floor.so: built and loaded with the server
     my $wods = '/competition/100/wod/';
     my $res = get("$base/api$wods");
     $res->code == 200 or die "GET $wods: " . $res->status_line . "\n";
@@ -967,6 +1063,11 @@ if (($o{callgrind} || ($o{only} && 'floor' =~ /$o{only}/)) && wanted('floor')
     my $pub = $ua->get("$base/pub$wods");
     $pub->code == 200 && $pub->content eq $body or die "GET /pub$wods: not the same answer\n";
     my $petag = $pub->header('ETag');
+    # the floors answer the module's headers too: the token's answer's for the handler,
+    # the public answer's for the quick handler
+    floor_headers("$fd/wods.json", $res);
+    copy("$fd/wods.json", "$fd/pub-wods.json") or die "copy: $!\n";
+    floor_headers("$fd/pub-wods.json", $pub);
     my $port = RkServer::free_port();
     my $conf = "$fd/callgrind.conf";
     open my $in, '<', $srv->{conf} or die;
@@ -982,11 +1083,11 @@ if (($o{callgrind} || ($o{only} && 'floor' =~ /$o{only}/)) && wanted('floor')
     # hundred requests, and each would pay a share of a database read it does not pay
     print $out <<"CONF";
 RankingRevisionCheck 60000
-LoadModule floor_module "$fd/.libs/mod_floor.so"
 <Location /floor/wods>
     SetHandler floor
     FloorBody "$fd/wods.json"
 </Location>
+FloorQuick /floorq/floor-wods "$fd/pub-wods.json"
 CONF
     close $out;
     system('chown', '-R', 'www-data:', $fd) == 0 or die "chown $fd\n";
@@ -994,6 +1095,7 @@ CONF
     my @cases = (
         [static => "$hb/static/floor-wods.json", $auth],
         [floor => "$hb/floor/wods", $auth],
+        ['floor-quick' => "$hb/floorq/floor-wods"],
         [token => "$hb/api$wods", $auth],
         [public => "$hb/pub$wods"],
         ['public-304' => "$hb/pub$wods", "If-None-Match: $petag"],
@@ -1566,23 +1668,41 @@ for my $r (@reads) {
            sprintf('%s: %.0f req/s vs %.0f for the static file (%.3f, at least %.2f)',
                    $r->{route}, $r->{module_rps}, $r->{static_rps}, $r->{ratio}, $min));
 }
-# The issue's targets against nginx (reported: not in the exit status): answers under
-# 4 KiB at least 0.7x nginx's static file, larger ones at least 0.95x, gzip answers at
-# least 0.7x nginx's gzip_static, anonymous answers of a public mount at least 0.9x
-# (304s have no target of their own)
+# Issue 31's targets against nginx: answers under 4 KiB at least 0.7x nginx's static
+# file, larger ones at least 0.95x, gzip answers at least 0.7x nginx's gzip_static,
+# anonymous answers of a public mount at least 0.9x (304s have no target of their own).
+# Where httpd's own floor (bench/mod_floor.c: the same bytes from a handler of the same
+# httpd, or from its quick handler for the anonymous rows) is itself below the target
+# against nginx, the target is beyond httpd: it is then met when the module reaches the
+# floor (at least 0.95x the floor's rate: the gap to it closed), as the issue says.
+# Without a floor measured (nginx or mod_floor missing), a missed target is reported,
+# not judged.
 for my $r (grep { $_->{kind} =~ /^read(-gzip|-public)?$/ && defined $_->{nginx_rps} } @rows) {
     my $min = $r->{kind} eq 'read-gzip' ? 0.7 : $r->{kind} eq 'read-public' ? 0.9
               : $r->{bytes} < 4096 ? 0.7 : 0.95;
     $r->{nginx_target} = $min;
-    target("nginx $r->{name}", $r->{nginx_ratio} >= $min,
-           sprintf('%s: %.0f req/s vs %.0f for nginx\'s %s (%.3f, at least %.2f)', $r->{route},
-                   $r->{module_rps}, $r->{nginx_rps},
-                   $r->{kind} eq 'read-gzip' ? 'gzip_static' : 'static file', $r->{nginx_ratio}, $min),
-           1);
+    my $what = sprintf('%s: %.0f req/s vs %.0f for nginx\'s %s (%.3f, at least %.2f)', $r->{route},
+                       $r->{module_rps}, $r->{nginx_rps},
+                       $r->{kind} eq 'read-gzip' ? 'gzip_static' : 'static file', $r->{nginx_ratio}, $min);
+    if ($r->{nginx_ratio} >= $min || !defined $r->{floor_nginx_ratio}) {
+        target("nginx $r->{name}", $r->{nginx_ratio} >= $min, $what, !defined $r->{floor_nginx_ratio});
+        next;
+    }
+    my $beyond = $r->{floor_nginx_ratio} < $min;
+    $r->{beyond_floor} = $beyond ? JSON::PP::true : JSON::PP::false;
+    target("nginx $r->{name}", $beyond && $r->{floor_ratio} >= 0.95,
+           $what . sprintf('; httpd\'s floor %.0f req/s, %.3f of nginx: %s; the module %.3f of '
+                           . 'the floor%s%s', $r->{floor_rps}, $r->{floor_nginx_ratio},
+                           $beyond ? 'the target is beyond httpd' : 'httpd can reach the target',
+                           $r->{floor_ratio}, $beyond ? ' (at least 0.95)' : '',
+                           defined $r->{floor_quick_nginx_ratio}
+                               ? sprintf('; the quick floor %.3f of nginx, the module %.3f of it',
+                                         $r->{floor_quick_nginx_ratio}, $r->{floor_quick_ratio})
+                               : ''));
 }
 my ($put) = grep { $_->{name} eq 'lane-put' } @rows;
-target('lane-put', $put->{ratio} >= 0.6 && !$put->{errors},
-       sprintf('%.0f PUT/s with 16 clients vs %.0f SQLite commits/s (%.3f, at least 0.6), '
+target('lane-put', $put->{ratio} >= 1.0 && !$put->{errors},
+       sprintf('%.0f PUT/s with 16 clients vs %.0f SQLite commits/s (%.3f, at least 1.0), '
                . '%d errors', $put->{module_rps}, $put->{static_rps}, $put->{ratio},
                $put->{errors}))
     if $put;
@@ -1617,18 +1737,30 @@ open my $jf, '>', $o{json} or die "$o{json}: $!";
 print $jf JSON::PP->new->canonical->pretty->encode(\%result);
 close $jf;
 
-printf "\n%-52s %8s %10s %10s %7s %10s %7s %8s %8s\n", 'route', 'bytes', 'module/s', 'static/s',
-       'ratio', 'nginx/s', 'ratio', 'p50 ms', 'p99 ms';
+printf "\n%-52s %8s %10s %10s %7s %10s %7s %10s %7s %8s %8s\n", 'route', 'bytes', 'module/s',
+       'static/s', 'ratio', 'nginx/s', 'ratio', 'floor/s', 'ratio', 'p50 ms', 'p99 ms';
 for my $r (@rows) {
     my $nx = defined $r->{nginx_rps};
-    printf "%-52s %8s %10.0f %10.0f %7.3f %10s %7s %8.2f %8.2f\n", $r->{route},
+    my $fl = defined $r->{floor_rps};
+    printf "%-52s %8s %10.0f %10.0f %7.3f %10s %7s %10s %7s %8.2f %8.2f\n", $r->{route},
            $r->{bytes} || '-', $r->{module_rps}, $r->{static_rps}, $r->{ratio},
            $nx ? sprintf('%.0f', $r->{nginx_rps}) : '-', $nx ? sprintf('%.3f', $r->{nginx_ratio}) : '-',
+           $fl ? sprintf('%.0f', $r->{floor_rps}) : '-',
+           $fl ? sprintf('%.3f', $r->{floor_ratio}) : '-',
            $r->{p50_ms} // 0, $r->{p99_ms} // 0;
 }
 print "  (static/s: the same bytes as a static file of the same httpd, ratio module/static; "
     . "nginx/s: the same file from nginx $nginx{version}, one worker on the same CPU, ratio "
     . "module/nginx)\n" if %nginx;
+print "  (floor/s: httpd's floor, the module's answer (headers and bytes) from "
+    . "bench/mod_floor.c's handler in the same httpd, ratio module/floor)\n"
+    if grep { defined $_->{floor_rps} } @rows;
+for my $r (grep { defined $_->{floor_quick_rps} } @rows) {
+    printf "  %s: httpd's quick floor (the same answer from mod_floor's quick handler) %.0f/s, "
+           . "module/quick floor %.3f%s\n", $r->{route}, $r->{floor_quick_rps}, $r->{floor_quick_ratio},
+           defined $r->{floor_quick_nginx_ratio}
+               ? sprintf(', quick floor/nginx %.3f', $r->{floor_quick_nginx_ratio}) : '';
+}
 print "  (lane PUT: static/s is sqlite3's single-row commits/s on the same disk; vs pgbench: "
     . "PostgreSQL's single-row commits/s; /connect: static/s is one core's bcrypt checks/s)\n";
 printf "leaderboard rebuild after a lane PUT: median %.2f ms, p99 %.2f ms, max %.2f ms "
@@ -1647,7 +1779,7 @@ printf "token check: %.2f%% of a request's instructions (%.0f of %.0f per reques
 if (%floor) {
     printf "the floor (instructions per request, callgrind, %d requests of the %d-byte WOD "
            . "list on one connection):\n", $floor{requests}, $floor{bytes};
-    for my $c (grep { ref $floor{$_} } qw(static floor token public public-304)) {
+    for my $c (grep { ref $floor{$_} } qw(static floor floor-quick token public public-304)) {
         printf "  %-11s %8d  (over the floor: %+d)\n", $c, $floor{$c}{per_request},
                $floor{$c}{per_request} - $floor{floor}{per_request};
     }
@@ -1682,7 +1814,7 @@ if ($o{smoke}) {
     my $checks = @rows + (exists $targets{'etag-changes'} ? 1 : 0) + (%memory ? 1 : 0)
                  + (%token_share ? 1 : 0) + (%floor ? 1 : 0) + (%rebuild ? 1 : 0) + (%streams ? 1 : 0)
                  + (%pubval ? 1 : 0) + $pub_views_checked
-                 + $nginx_checks;
+                 + $nginx_checks + $floor_checks;
     my $failed = @errors > $checks ? $checks : scalar @errors;
     print @errors ? "bench smoke: FAILED\n" : "bench smoke: every measurement ran\n";
     printf "%d passed, %d failed\n", $checks - $failed, $failed;
