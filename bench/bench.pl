@@ -896,13 +896,42 @@ if (wanted('lane-put')) {
         system("sqlite3 '$raw' < '$raw_sql' >/dev/null") == 0 or die "sqlite3 $raw\n";
         return { rps => $raw_n / (time - $t0), bad => 0 };
     };
+    # the CPU time httpd's processes spent (user and system, clock ticks of
+    # /proc/PID/stat, every thread) per PUT of each measured run: what one core can
+    # carry, whatever the disk does
+    my $tck = `getconf CLK_TCK` + 0 || 100;
+    my $cpu_ticks = sub {
+        my ($u, $k) = (0, 0);
+        for my $pid ($srv->pid, split ' ', `ps --ppid @{[ $srv->pid ]} -o pid=`) {
+            open my $fh, '<', "/proc/$pid/stat" or next;
+            my @f = split ' ', (<$fh> =~ s/^.*\)\s*//r);
+            $u += $f[11];   # utime, stime: fields 14 and 15 of stat(5)
+            $k += $f[12];
+        }
+        return ($u, $k);
+    };
+    my @put_cpu;
     info('lane PUT, 16 clients, vs sqlite3 committing single-row updates');
     compared_row(alternate(
-        sub { wrk(url => "$base/api", headers => [$auth], script => "$ROOT/bench/put.lua",
-                  connections => 16, $_[0] ? (duration => 1) : ()) },
+        sub {
+            my @c0 = $cpu_ticks->();
+            my $w = wrk(url => "$base/api", headers => [$auth], script => "$ROOT/bench/put.lua",
+                        connections => 16, $_[0] ? (duration => 1) : ());
+            my @c1 = $cpu_ticks->();
+            push @put_cpu, [map { 1e6 * ($c1[$_] - $c0[$_]) / $tck / ($w->{requests} || 1) } 0, 1]
+                unless $_[0];
+            return $w;
+        },
         sub { $sqlite_commits->() }),
         route => 'PUT …/voie/{v} (16 clients)', name => 'lane-put', kind => 'write', bytes => 0,
         baseline => 'sqlite3 single-row commits/s, WAL, synchronous=FULL');
+    if (@put_cpu) {
+        my @by = sort { $a->[0] + $a->[1] <=> $b->[0] + $b->[1] } @put_cpu;
+        my $mid = $by[$#by / 2];
+        $rows[-1]{cpu_us_per_put} = { user => sprintf('%.1f', $mid->[0]) + 0,
+                                      system => sprintf('%.1f', $mid->[1]) + 0,
+                                      runs => [map { [map { sprintf('%.1f', $_) + 0 } @$_] } @put_cpu] };
+    }
 }
 
 # ---- /connect against one bcrypt check -----------------------------------------------
@@ -1763,6 +1792,13 @@ for my $r (grep { defined $_->{floor_quick_rps} } @rows) {
 }
 print "  (lane PUT: static/s is sqlite3's single-row commits/s on the same disk; vs pgbench: "
     . "PostgreSQL's single-row commits/s; /connect: static/s is one core's bcrypt checks/s)\n";
+for my $r (grep { $_->{cpu_us_per_put} } @rows) {
+    printf "%s: httpd's CPU per PUT %.0f us (user %.0f, system %.0f; the median run): one core "
+           . "carries at most %.0f PUT/s\n", $r->{route},
+           $r->{cpu_us_per_put}{user} + $r->{cpu_us_per_put}{system}, $r->{cpu_us_per_put}{user},
+           $r->{cpu_us_per_put}{system},
+           1e6 / (($r->{cpu_us_per_put}{user} + $r->{cpu_us_per_put}{system}) || 1);
+}
 printf "leaderboard rebuild after a lane PUT: median %.2f ms, p99 %.2f ms, max %.2f ms "
        . "(first byte: median %.2f, p99 %.2f; %d rounds, %d bytes)\n",
        @rebuild{qw(median_ms p99_ms max_ms first_byte_median_ms first_byte_p99_ms rounds bytes)}
