@@ -73,6 +73,21 @@ pages_installed() {
 }
 check "Makefile.am installs every file of doc/ (dist_pages_DATA)" pages_installed
 
+# make dist carries the page and its browser tests (the Debian package installs
+# board/), file by file (t/board/node_modules is npm's; a build directory's board/ holds
+# the browser tests' output)
+board_in_dist() {
+    local f listed bad=0
+    # every EXTRA_DIST line and its continuations, one word a line
+    # shellcheck disable=SC1003
+    listed=$(sed -n '/^EXTRA_DIST *+\?=/,/[^\\]$/p' Makefile.am | tr -s ' \t\\' '\n')
+    while read -r f; do
+        grep -qx "$f" <<<"$listed" || { echo "not in Makefile.am's EXTRA_DIST: $f"; bad=1; }
+    done < <(tracked board t/board | grep -v '/node_modules/')
+    return "$bad"
+}
+check "Makefile.am's EXTRA_DIST carries every file of board/ and t/board/" board_in_dist
+
 # ---- links ------------------------------------------------------------------------
 # links FILE: every relative link (inline, image or reference style, outside code)
 # that does not resolve, one per line; exit status 1 when there is one
