@@ -193,6 +193,14 @@ for my $name ('spots-2000', 'leaderboard') {
                  . qq(    FloorBody "$dir/static/$name.json.gz" gzip\n</Location>\n);
 }
 $floor_conf .= qq(FloorQuick /floorq/$_ "$dir/static/$_.json"\n) for 'public-competition', 'public-wods';
+# Whether RES is a 200 of BODY as JSON, gzip-encoded when GZIP (and only then): the
+# module's answer, as a baseline (nginx, the floor) must serve it.
+sub same_answer {
+    my ($res, $body, $gzip) = @_;
+    return $res->code == 200 && $res->content eq $body
+           && ($res->header('Content-Type') // '') =~ m{^application/json}
+           && (($res->header('Content-Encoding') // '') eq ($gzip ? 'gzip' : ''));
+}
 my $floor_checks = 0;   # floor answers compared with the module's (a failed one is in @errors)
 # The headers of the module's answer RES that httpd does not write itself (ETag, Vary,
 # Cache-Control, X-Content-Type-Options, X-Total-Count), as FILE.headers: mod_floor
@@ -212,10 +220,8 @@ sub floor_headers {
 sub floor_same {
     my ($what, $res, $body, $gzip, $headers) = @_;
     $floor_checks++;
-    my @diff = grep { (join(',', $res->header($_)) // '') ne $headers->{$_} } sort keys %{ $headers // {} };
-    my $ok = $res->code == 200 && $res->content eq $body
-             && ($res->header('Content-Type') // '') =~ m{^application/json}
-             && (($res->header('Content-Encoding') // '') eq ($gzip ? 'gzip' : '')) && !@diff;
+    my @diff = grep { join(',', $res->header($_)) ne $headers->{$_} } sort keys %{ $headers // {} };
+    my $ok = same_answer($res, $body, $gzip) && !@diff;
     push @errors, "floor: $what: not the module's answer (" . $res->status_line . ', '
                   . length($res->content) . ' bytes' . (@diff ? ", headers @diff differ" : '') . ')'
         unless $ok;
@@ -459,9 +465,7 @@ END {
 sub nginx_same {
     my ($what, $res, $body, $gzip) = @_;
     $nginx_checks++;
-    my $ok = $res->code == 200 && $res->content eq $body
-             && ($res->header('Content-Type') // '') =~ m{^application/json}
-             && (($res->header('Content-Encoding') // '') eq ($gzip ? 'gzip' : ''));
+    my $ok = same_answer($res, $body, $gzip);
     push @errors, "nginx: $what: not the module's bytes (" . $res->status_line . ', '
                   . length($res->content) . ' bytes, Content-Encoding '
                   . ($res->header('Content-Encoding') // 'none') . ')' unless $ok;
@@ -486,28 +490,18 @@ sub read_row {
     compared_row($med{module}, $med{static}, $all{module}, $all{static}, %fields);
     my $row = $rows[-1];
     my $m = $med{module};
-    if (my $x = $med{nginx}) {
-        $row->{nginx_rps} = $x->{rps};
-        $row->{nginx_ratio} = $x->{rps} ? $m->{rps} / $x->{rps} : 0;
-        $row->{nginx_p99_ms} = $x->{p99};
-        $row->{nginx_runs} = $all{nginx};
+    # each baseline's fields, under its prefix: nginx_*, floor_*, floor_quick_*; a
+    # floor's rate against nginx's too
+    for my $b (['nginx', 'nginx'], ['floor', 'floor'], ['floorq', 'floor_quick']) {
+        my ($name, $pre) = @$b;
+        my $x = $med{$name} or next;
+        $row->{"${pre}_rps"} = $x->{rps};
+        $row->{"${pre}_ratio"} = $x->{rps} ? $m->{rps} / $x->{rps} : 0;
+        $row->{"${pre}_p99_ms"} = $x->{p99};
+        $row->{"${pre}_runs"} = $all{$name};
+        $row->{"${pre}_nginx_ratio"} = $x->{rps} / $med{nginx}{rps}
+            if $name ne 'nginx' && $med{nginx} && $med{nginx}{rps};
         $row->{errors} += $x->{bad};
-    }
-    if (my $f = $med{floor}) {
-        $row->{floor_rps} = $f->{rps};
-        $row->{floor_ratio} = $f->{rps} ? $m->{rps} / $f->{rps} : 0;
-        $row->{floor_p99_ms} = $f->{p99};
-        $row->{floor_runs} = $all{floor};
-        $row->{floor_nginx_ratio} = $f->{rps} / $med{nginx}{rps} if $med{nginx} && $med{nginx}{rps};
-        $row->{errors} += $f->{bad};
-    }
-    if (my $q = $med{floorq}) {
-        $row->{floor_quick_rps} = $q->{rps};
-        $row->{floor_quick_ratio} = $q->{rps} ? $m->{rps} / $q->{rps} : 0;
-        $row->{floor_quick_p99_ms} = $q->{p99};
-        $row->{floor_quick_runs} = $all{floorq};
-        $row->{floor_quick_nginx_ratio} = $q->{rps} / $med{nginx}{rps} if $med{nginx} && $med{nginx}{rps};
-        $row->{errors} += $q->{bad};
     }
 }
 
@@ -543,7 +537,7 @@ for my $rt (@routes) {
         $fl ? sub { wrk(url => "$base/floor/$name", headers => [$auth],
                         $_[0] ? (duration => 1) : ()) } : ()),
         route => "GET $path", name => $name, kind => 'read', bytes => length $body,
-        baselines => [($nx ? 'nginx' : ()), ($fl ? 'floor' : ())], $fl ? (floor => 'handler') : ());
+        baselines => [($nx ? 'nginx' : ()), ($fl ? 'floor' : ())]);
 }
 
 # ---- anonymous answers of a public mount (issue 31) ----------------------------------
@@ -581,8 +575,7 @@ for my $rt (grep { wanted($_->[0]) } ['public-competition' => '/competition/100'
         $fq ? sub { wrk(url => "$base/floorq/$name", $_[0] ? (duration => 1) : ()) } : ()),
         route => "GET /pub$path (anonymous)", name => $name, kind => 'read-public',
         bytes => length $body,
-        baselines => [($nx ? 'nginx' : ()), ($fl ? 'floor' : ()), ($fq ? 'floorq' : ())],
-        $fl ? (floor => 'handler') : ());
+        baselines => [($nx ? 'nginx' : ()), ($fl ? 'floor' : ()), ($fq ? 'floorq' : ())]);
 }
 
 # ---- conditional GET -----------------------------------------------------------------
@@ -655,7 +648,7 @@ for my $name (grep { my $n = $_; grep { $_->[0] eq $n } @routes } 'spots-2000', 
         $fl ? sub { wrk(url => "$base/floor/$name-gzip", headers => \@h,
                         $_[0] ? (duration => 1) : ()) } : ()),
         route => "GET $path (gzip)", name => "$name-gzip", kind => 'read-gzip', bytes => length $gz,
-        baselines => [($nx ? 'nginx' : ()), ($fl ? 'floor' : ())], $fl ? (floor => 'handler') : ());
+        baselines => [($nx ? 'nginx' : ()), ($fl ? 'floor' : ())]);
 }
 if ($gzip{'spots-2000'}) {
     my $g = $gzip{'spots-2000'};
