@@ -60,6 +60,9 @@
 #   of the memory run also writes DIR/samples.txt (each child's RSS and peak RSS twice a
 #   second, and the requests done at each wrk run's end) and a copy of a child's
 #   /proc/PID/smaps at each wrk run's end and whenever its peak RSS rose by 256 KiB.
+#   RK_BENCH_EXTRA (environment): more lines for the server's configuration, to look
+#   inside a run (e.g. 'LogLevel warn ranking:trace1': whether a rebuild followed the
+#   lane changes or read the whole competition); not for measured runs.
 use strict;
 use warnings;
 use feature 'state';
@@ -262,7 +265,7 @@ MaxKeepAliveRequests 0
 CONF
 my $srv = RkServer->new(dir => $dir, so => $so, driver => 'sqlite3',
                         params => "file:$db?mode=rw", mpm => 'event',
-                        extra => "$shape\nAddEncoding gzip .gz\n$floor_conf");
+                        extra => "$shape\nAddEncoding gzip .gz\n$floor_conf\n" . ($ENV{RK_BENCH_EXTRA} // ""));
 END { local $?; $srv->stop if $srv; }   # local: stop() runs system(), which sets $?
 if ($o{pin}) {
     for my $pid ($srv->pid, split ' ', `ps --ppid @{[ $srv->pid ]} -o pid=`) {

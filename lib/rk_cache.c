@@ -193,6 +193,36 @@ void *rk_cache_value_new(const char *key, size_t len)
     return VALUE(e);
 }
 
+void *rk_cache_value_resize(void *value, size_t len)
+{
+    entry *e = ENTRY(value), *n;
+    size_t klen = e->size - e->len;
+
+    if (len > SIZE_MAX - sizeof(*e) - klen) {
+        return NULL;
+    }
+    if (len < e->len) {
+        /* the key moves down first, while the bytes after LEN are still the value's */
+        memmove(VALUE(e) + len, VALUE(e) + e->len, klen);
+        e->key = klen ? VALUE(e) + len : NULL;
+        e->len = len;
+        e->size = klen + len;
+        if (!(n = rk_mem_realloc(e, sizeof(*e) + len + klen))) {
+            return value;   /* not shrunk: the block as it was, still right */
+        }
+        n->key = klen ? VALUE(n) + len : NULL;   /* moved, perhaps */
+        return VALUE(n);
+    }
+    if (!(n = rk_mem_realloc(e, sizeof(*e) + len + klen))) {
+        return NULL;
+    }
+    memmove(VALUE(n) + len, VALUE(n) + n->len, klen);
+    n->key = klen ? VALUE(n) + len : NULL;
+    n->len = len;
+    n->size = klen + len;
+    return VALUE(n);
+}
+
 const char *rk_cache_value_key(const void *value)
 {
     return ENTRY(value)->key;

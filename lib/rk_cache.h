@@ -40,6 +40,12 @@ int rk_cache_put(rk_cache *c, const char *key, uint64_t rev, const void *val, si
 void *rk_cache_value_new(const char *key, size_t len);
 int rk_cache_insert(rk_cache *c, uint64_t rev, void *value);
 
+/* VALUE (from rk_cache_value_new, not inserted yet) resized to LEN bytes, as realloc:
+ * its first bytes and its key kept, possibly moved (a large value is remapped, not
+ * copied: rk_mem_realloc).  NULL when out of memory; VALUE is then as it was.  A value
+ * made larger than its answer can be written in one pass, then cut to its length. */
+void *rk_cache_value_resize(void *value, size_t len);
+
 /* The key a value was made for (rk_cache_value_new), or NULL. */
 const char *rk_cache_value_key(const void *value);
 

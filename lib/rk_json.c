@@ -171,29 +171,53 @@ static int json_valid(const char *v)
 
 static void put_int(rk_jw *w, long long n);
 
+/* V as a JSON string (put_string) when it is valid UTF-8: 1; else 0, nothing written.
+ * Most strings of an answer (ids, scores, names) are printable ASCII: they are checked
+ * and copied in one scan; the others are validated, then escaped. */
+static int put_valid_string(rk_jw *w, const char *v)
+{
+    const unsigned char *s = (const unsigned char *)v;
+    size_t n = 0;
+
+    while (s[n] >= 0x20 && s[n] < 0x80 && s[n] != '"' && s[n] != '\\') {
+        n++;
+    }
+    if (s[n] == '\0') {
+        PUT_LIT(w, "\"");
+        put(w, v, n);
+        PUT_LIT(w, "\"");
+        return 1;
+    }
+    if (!utf8_valid(v)) {
+        return 0;
+    }
+    put_string(w, v);
+    return 1;
+}
+
 static void put_value(rk_jw *w, rk_ftype type, const char *v)
 {
     char *end;
     long long n;
 
-    if (v && type != RK_F_INT && !utf8_valid(v)) {
-        v = NULL;   /* not UTF-8 (a damaged database): shown as unknown */
-    }
     switch (type) {
     case RK_F_JSON:
-        /* the module's own text; anything else (written by hand) is shown as unknown */
-        if (v && json_valid(v)) {
+        /* the module's own text; anything else (written by hand, or not UTF-8) is
+         * shown as unknown */
+        if (v && utf8_valid(v) && json_valid(v)) {
             put(w, v, strlen(v));
             return;
         }
         break;
     case RK_F_STR:
-        put_string(w, v ? v : "");
+        /* not UTF-8 (a damaged database): shown as unknown, "" here */
+        if (!v || !put_valid_string(w, v)) {
+            PUT_LIT(w, "\"\"");
+        }
         return;
     case RK_F_NSTR:
     case RK_F_ID:
-        if (v) {
-            put_string(w, v);
+        if (v && put_valid_string(w, v)) {
             return;
         }
         break;

@@ -49,13 +49,6 @@ static int base_cmp(const void *ctx, idx_t a, idx_t b)
 
 /* ------------------------------------------------------------------ results */
 
-const lb_cell *rk_leaderboard_cell_at(const rk_leaderboard *lb, size_t w, size_t s)
-{
-    idx_t c = lb->cell_of[w * lb->nspots + s];
-
-    return c == NO_IDX ? NULL : &lb->cells[c];
-}
-
 static int cell_placed(const lb_cell *c)
 {
     return c && (c->skind == RK_SCORE_VALUE || c->skind == RK_SCORE_CAPPED);
@@ -89,13 +82,6 @@ static int64_t chart_points(int64_t place)
         return top[place - 1];
     }
     return place >= 7 && place <= 43 ? 87 - 2 * place : 0;
-}
-
-int32_t rk_leaderboard_rank_at(const rk_leaderboard *lb, size_t w, size_t s)
-{
-    const lb_cell *c = rk_leaderboard_cell_at(lb, w, s);
-
-    return c ? c->rank : 0;
 }
 
 /* The points of spot S in WOD W: from its place; without one, places gives the
@@ -280,6 +266,7 @@ static void offer_lane(rk_leaderboard *lb, size_t w, size_t s, const rk_leaderbo
     lb_cell cand;
     rk_score sc, tb;
     const char *err;
+    size_t k;
 
     memset(&cand, 0, sizeof(cand));
     if (rk_score_parse(wod->scoring, wod->cap, l->score, &sc, &err) != 0) {
@@ -299,6 +286,15 @@ static void offer_lane(rk_leaderboard *lb, size_t w, size_t s, const rk_leaderbo
         return;
     }
     cand.score = l->score;
+    for (k = 0; l->score && k <= LB_STEXT && l->score[k]; k++) {
+        unsigned char ch = (unsigned char)l->score[k];
+
+        if (k == LB_STEXT || ch < 0x20 || ch >= 0x7f || ch == '"' || ch == '\\') {
+            break;
+        }
+        cand.stext[k] = (char)ch;
+    }
+    cand.slen = l->score && l->score[k] == '\0' ? (uint8_t)k : 0;
     cand.tiebreak = l->tiebreak;
     cand.heat_id = l->heat_id;
     cand.lane_id = l->lane_id;

@@ -102,4 +102,15 @@ int rk_leaderboard_overall_entry(const rk_leaderboard *lb, size_t d, size_t k,
  * body, once to write it; no NUL is added). */
 size_t rk_leaderboard_json(char *out, const rk_leaderboard *lb, const char *wod_id, const char *division);
 
+/* The same body, written in one pass (a large board's rows are read once, not twice)
+ * into *BUF, a buffer of CAP bytes (or NULL), replaced by RESIZE(CTX, *BUF, N) (as
+ * realloc: N bytes, the first ones kept; *BUF NULL: a new buffer; NULL when it cannot)
+ * whenever the body needs more room.  Returns the body's length (*BUF may be longer:
+ * the caller cuts it), or (size_t)-1 when RESIZE failed; either way *BUF is the last
+ * buffer RESIZE gave (or the one passed), for the caller to keep or free. */
+typedef char *rk_leaderboard_resize_fn(void *ctx, char *buf, size_t n);
+size_t rk_leaderboard_json_grow(const rk_leaderboard *lb, const char *wod_id, const char *division,
+                                char **buf, size_t cap, rk_leaderboard_resize_fn *resize,
+                                void *ctx);
+
 #endif

@@ -29,13 +29,20 @@ typedef struct {
     int64_t cap;        /* seconds, 0 = none */
 } lb_wod;
 
-/* One spot in one WOD where it has at least one lane: the lane shown and its result. */
+/* One spot in one WOD where it has at least one lane: the lane shown and its result.
+ * 64 bytes; what an overall entry writes (rank, score) in its first 16.  A short score
+ * is kept in the cell too (STEXT): the bodies write 24,000 scores in rank order, and
+ * reading each from the input's rows, in lane order, was a cache miss apiece. */
+#define LB_STEXT 8
 typedef struct {
-    const char *score, *tiebreak, *heat_id, *lane_id;
-    int64_t sv, tv;     /* the parsed score's and tiebreak's values */
     int32_t rank;       /* 0 = no place */
     uint8_t skind;      /* rk_score_kind of the score; NONE: none or unreadable */
     uint8_t tkind;      /* rk_score_kind of the tiebreak; NONE: none or unreadable */
+    uint8_t slen;       /* 1..LB_STEXT: SCORE is STEXT's bytes, printable ASCII that
+                           JSON writes as they are; 0: write SCORE */
+    char stext[LB_STEXT + 1];
+    int64_t sv, tv;     /* the parsed score's and tiebreak's values */
+    const char *score, *tiebreak, *heat_id, *lane_id;
 } lb_cell;
 
 typedef struct {
@@ -89,9 +96,23 @@ idx_t rk_leaderboard_table_find(const id_table *t, const char *id);
 int rk_leaderboard_table_build(id_table *t, const char *const *ids, size_t stride, size_t n);
 void rk_leaderboard_table_free(id_table *t);
 
-/* rk_leaderboard.c: a spot's cell in WOD W (NULL: no lane), place (0: none), points */
-const lb_cell *rk_leaderboard_cell_at(const rk_leaderboard *lb, size_t w, size_t s);
-int32_t rk_leaderboard_rank_at(const rk_leaderboard *lb, size_t w, size_t s);
+/* A spot's cell in WOD W (NULL: no lane), its place (0: none); inline, as the bodies
+ * and the ranking ask them for every cell, several times */
+static inline const lb_cell *rk_leaderboard_cell_at(const rk_leaderboard *lb, size_t w, size_t s)
+{
+    idx_t c = lb->cell_of[w * lb->nspots + s];
+
+    return c == NO_IDX ? NULL : &lb->cells[c];
+}
+
+static inline int32_t rk_leaderboard_rank_at(const rk_leaderboard *lb, size_t w, size_t s)
+{
+    const lb_cell *c = rk_leaderboard_cell_at(lb, w, s);
+
+    return c ? c->rank : 0;
+}
+
+/* rk_leaderboard.c: a spot's points in WOD W */
 int64_t rk_leaderboard_points_at(const rk_leaderboard *lb, size_t w, size_t s);
 
 #endif

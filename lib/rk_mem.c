@@ -1,5 +1,9 @@
 /* rk_mem.c: see rk_mem.h.  Each block starts with a header of 16 bytes (the alignment
- * malloc gives) holding the bytes mapped, or 0 for a malloc()ed block. */
+ * malloc gives) holding the bytes mapped (0 for a malloc()ed block), then the bytes
+ * asked for. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE   /* mremap */
+#endif
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +13,14 @@
 #include "rk_mem.h"
 
 #define HEADER 16u
+
+/* A mapping is filled at once (its pages are all written soon: a leaderboard's arrays,
+ * an answer): one call into the kernel instead of a fault per page. */
+#ifdef MAP_POPULATE
+#define RK_MEM_POPULATE MAP_POPULATE
+#else
+#define RK_MEM_POPULATE 0
+#endif
 
 static size_t mapped_total;   /* atomic */
 
@@ -23,13 +35,14 @@ static void *alloc(size_t n, int zero)
 #ifdef MAP_ANONYMOUS
     if (RK_MEM_MAPS && total >= RK_MEM_MAP_MIN) {
         size_t page = (size_t)sysconf(_SC_PAGESIZE), len = (total + page - 1) / page * page;
-        void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | RK_MEM_POPULATE, -1, 0);
 
         if (m == MAP_FAILED) {
             return NULL;
         }
         h = m;   /* zeroed by the system */
-        *h = len;
+        h[0] = len;
+        h[1] = n;
         __atomic_add_fetch(&mapped_total, len, __ATOMIC_RELAXED);
         return (char *)h + HEADER;
     }
@@ -38,7 +51,8 @@ static void *alloc(size_t n, int zero)
     if (!h) {
         return NULL;
     }
-    *h = 0;
+    h[0] = 0;
+    h[1] = n;
     return (char *)h + HEADER;
 }
 
@@ -71,6 +85,39 @@ void rk_mem_free(void *p)
     }
 #endif
     free(h);
+}
+
+void *rk_mem_realloc(void *p, size_t n)
+{
+    size_t *h, old;
+    void *q;
+
+    if (!p) {
+        return rk_mem_alloc(n);
+    }
+    h = (size_t *)((char *)p - HEADER);
+    old = h[1];
+#if defined(MAP_ANONYMOUS) && defined(MREMAP_MAYMOVE)
+    /* a mapping that stays one: moved or resized by the system, nothing copied */
+    if (h[0] && n <= SIZE_MAX - HEADER - 65536 && n + HEADER >= RK_MEM_MAP_MIN) {
+        size_t page = (size_t)sysconf(_SC_PAGESIZE), len = (n + HEADER + page - 1) / page * page;
+        size_t *m = len == h[0] ? h : mremap(h, h[0], len, MREMAP_MAYMOVE);
+
+        if (m == MAP_FAILED) {
+            return NULL;
+        }
+        __atomic_add_fetch(&mapped_total, len - m[0], __ATOMIC_RELAXED);   /* wraps when smaller */
+        m[0] = len;
+        m[1] = n;
+        return (char *)m + HEADER;
+    }
+#endif
+    if (!(q = rk_mem_alloc(n))) {
+        return NULL;
+    }
+    memcpy(q, p, old < n ? old : n);
+    rk_mem_free(p);
+    return q;
 }
 
 size_t rk_mem_mapped(void)

@@ -35,6 +35,12 @@ void *rk_mem_alloc(size_t n);
 void *rk_mem_calloc(size_t nmemb, size_t size);
 void rk_mem_free(void *p);
 
+/* P (from rk_mem_alloc, or NULL) resized to N bytes, as realloc: its first bytes kept,
+ * the block possibly moved; NULL when out of memory (P is then untouched).  A mapping
+ * that stays RK_MEM_MAP_MIN bytes or more is resized by the system (mremap), without a
+ * copy; any other change is a new block and a copy. */
+void *rk_mem_realloc(void *p, size_t n);
+
 /* Bytes currently mapped by rk_mem (atomic; for tests and server-status). */
 size_t rk_mem_mapped(void);
 

@@ -47,6 +47,7 @@ typedef struct {
     rk_leaderboard_lane *lanes;          /* in.lanes, to patch */
     const char **numbers;       /* [i]: the lane number of lanes[i] */
     unsigned patched;
+    size_t hint[4];             /* [(wod ? 2 : 0) + (division ? 1 : 0)]: room for its next body */
 } kept_input;
 
 static kept_input inputs[INPUTS];
@@ -296,13 +297,23 @@ static int refresh(request_rec *r, rkm_db *db, const char *cid, const char *owne
     return OK;
 }
 
+/* The answer's value grown as its body is written (rk_leaderboard_json_grow); CTX: its
+ * key (NULL: a value only sent) */
+static char *value_resize(void *ctx, char *buf, size_t n)
+{
+    return buf ? rk_cache_value_resize(buf, n) : rk_cache_value_new(ctx, n);
+}
+
 /* Rank IN and write the leaderboard of WOD (NULL: overall) and DIVISION (NULL: all)
- * into a value for the answer cache under KEY. */
+ * into a value for the answer cache under KEY.  The body is written in one pass into a
+ * value of *HINT bytes (the last such body's length and a little; 0: none yet), grown
+ * as needed, then cut to its length; *HINT is set for the next one. */
 static void *rank(request_rec *r, const rk_leaderboard_input *in, const char *wod, const char *division,
-                  const char *key, int *status, size_t *len)
+                  const char *key, size_t *hint, int *status, size_t *len)
 {
     rk_leaderboard *lb = rk_leaderboard_compute(in);
     char *out = NULL;
+    size_t n;
 
     *status = HTTP_INTERNAL_SERVER_ERROR;
     if (lb == NULL) {
@@ -313,9 +324,21 @@ static void *rank(request_rec *r, const rk_leaderboard_input *in, const char *wo
         *status = HTTP_NOT_FOUND;
     }
     else {
-        *len = rk_leaderboard_json(NULL, lb, wod, division);
-        if ((out = rk_cache_value_new(key, *len)) != NULL) {
-            rk_leaderboard_json(out, lb, wod, division);
+        out = *hint ? rk_cache_value_new(key, *hint) : NULL;
+        n = rk_leaderboard_json_grow(lb, wod, division, &out, out ? *hint : 0, value_resize,
+                                     (void *)key);
+        if (n == (size_t)-1) {
+            ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "out of memory writing the leaderboard "
+                          "of competition %s", in->competition_id);
+            if (out) {
+                rk_cache_release(out);
+                out = NULL;
+            }
+        }
+        else {
+            out = rk_cache_value_resize(out, n);   /* smaller: never NULL */
+            *len = n;
+            *hint = n + n / 64;
             *status = HTTP_OK;
         }
     }
@@ -345,7 +368,8 @@ void *rkm_leaderboard_build(request_rec *r, rkm_db *db, const rk_route *route, c
         rkm_db_end_read(r, db);
     }
     if (*status == OK) {
-        out = rank(r, &in->in, wod, division, key, status, len);
+        out = rank(r, &in->in, wod, division, key, &in->hint[(wod ? 2 : 0) + (division ? 1 : 0)],
+                   status, len);
     }
     if (in == &scratch) {
         input_drop(in);

@@ -287,6 +287,100 @@ START_TEST(test_mem)
 }
 END_TEST
 
+/* rk_mem_realloc: the first bytes kept through every change of size, across the
+ * malloc/mapping line both ways and within mappings (remapped); mapped bytes counted
+ * right after each; NULL grows from nothing; an overflowing size refused, the block
+ * left as it was. */
+START_TEST(test_mem_realloc)
+{
+    static const size_t sizes[] = { 1, 100, RK_MEM_MAP_MIN - 16, RK_MEM_MAP_MIN, 300000,
+                                    1669199, 4000, 2u << 20, 70000, 65536, 10, 0, 5 };
+    size_t base = rk_mem_mapped(), i, j, have = 0;
+    unsigned char *p = rk_mem_realloc(NULL, 0);
+
+    ck_assert_ptr_nonnull(p);
+    for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+        size_t n = sizes[i], keep = have < n ? have : n;
+
+        p = rk_mem_realloc(p, n);
+        ck_assert_ptr_nonnull(p);
+        ck_assert_uint_eq((uintptr_t)p % 16, 0);
+        for (j = 0; j < keep && p[j] == (unsigned char)(j * 7 + 3); j++) {
+        }
+        ck_assert_uint_eq(j, keep);   /* one assertion per block (see test_mem) */
+        for (j = keep; j < n; j++) {
+            p[j] = (unsigned char)(j * 7 + 3);
+        }
+        have = n;
+        if (RK_MEM_MAPS && n + 16 >= RK_MEM_MAP_MIN) {
+            ck_assert_uint_ge(rk_mem_mapped(), base + n + 16);
+            ck_assert_uint_lt(rk_mem_mapped(), base + n + 16 + 65536);
+        }
+        else {
+            ck_assert_uint_eq(rk_mem_mapped(), base);
+        }
+    }
+    ck_assert_ptr_null(rk_mem_realloc(p, SIZE_MAX - 8));
+    ck_assert_uint_eq(p[4], (unsigned char)(4 * 7 + 3));
+    rk_mem_free(p);
+    ck_assert_uint_eq(rk_mem_mapped(), base);
+}
+END_TEST
+
+/* rk_cache_value_resize: a value made larger then cut keeps its first bytes and its
+ * key, and goes into the cache at its new length; a value without a key too; a size
+ * that overflows is refused, the value untouched. */
+START_TEST(test_value_resize)
+{
+    static const size_t sizes[] = { 10, 70000, 2000000, 1669199, 100, 0, 300000, 50 };
+    rk_cache *c = rk_cache_create(8u << 20, 100);
+    size_t base = rk_cache_values_alive(), len = 0, i, j, have = 0;
+    char *v = rk_cache_value_new("board/1", 0), *n;
+    const char *got;
+
+    ck_assert_ptr_nonnull(v);
+    for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+        size_t keep = have < sizes[i] ? have : sizes[i];
+
+        v = rk_cache_value_resize(v, sizes[i]);
+        ck_assert_ptr_nonnull(v);
+        ck_assert_str_eq(rk_cache_value_key(v), "board/1");
+        for (j = 0; j < keep && v[j] == (char)('a' + j % 26); j++) {
+        }
+        ck_assert_uint_eq(j, keep);
+        for (j = keep; j < sizes[i]; j++) {
+            v[j] = (char)('a' + j % 26);
+        }
+        have = sizes[i];
+        ck_assert_uint_eq(rk_cache_values_alive(), base + 1);
+    }
+    ck_assert_ptr_null(rk_cache_value_resize(v, SIZE_MAX - 8));
+    ck_assert_str_eq(rk_cache_value_key(v), "board/1");
+    ck_assert_int_eq(rk_cache_insert(c, 3, v), 0);
+    ck_assert_uint_eq(rk_cache_bytes(c), 50 + sizeof("board/1"));
+    got = rk_cache_acquire(c, "board/1", 3, &len);
+    ck_assert_ptr_eq(got, v);
+    ck_assert_uint_eq(len, 50);
+    ck_assert_int_eq(memcmp(got, "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwx", 50), 0);
+    rk_cache_release(got);
+    rk_cache_release(v);
+    /* no key: only sent */
+    v = rk_cache_value_new(NULL, 100);
+    ck_assert_ptr_nonnull(v);
+    memset(v, 'q', 100);
+    n = rk_cache_value_resize(v, 500000);
+    ck_assert_ptr_nonnull(n);
+    ck_assert_ptr_null(rk_cache_value_key(n));
+    ck_assert_int_eq(n[99], 'q');
+    n = rk_cache_value_resize(n, 20);
+    ck_assert_int_eq(n[19], 'q');
+    ck_assert_int_eq(rk_cache_insert(c, 3, n), -1);
+    rk_cache_release(n);
+    rk_cache_destroy(c);
+    ck_assert_uint_eq(rk_cache_values_alive(), base);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("rk_cache");
@@ -301,6 +395,8 @@ int main(void)
     tcase_add_test(tc, test_values_built_in_place);
     tcase_add_test(tc, test_value_meta);
     tcase_add_test(tc, test_mem);
+    tcase_add_test(tc, test_mem_realloc);
+    tcase_add_test(tc, test_value_resize);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -30,8 +30,25 @@ static rk_leaderboard_input input(const char *ranking, const rk_leaderboard_wod 
     return in;
 }
 
+/* A resize for rk_leaderboard_json_grow: realloc, counted; CTX (an int) counts down the
+ * calls that may succeed (a negative count: all). */
+static int grow_calls;
+static char *grow_realloc(void *ctx, char *buf, size_t n)
+{
+    int *left = ctx;
+
+    grow_calls++;
+    if (*left == 0) {
+        return NULL;
+    }
+    (*left)--;
+    return realloc(buf, n);
+}
+
 /* The body of a board: sized, then written into a buffer one byte larger (which must
- * stay untouched); malloc()ed and NUL-ended. */
+ * stay untouched); malloc()ed and NUL-ended.  Written in one pass as well, into a
+ * buffer grown from nothing (a resize per piece, at first) and from a room of 1 and
+ * of its length: the same bytes each time. */
 static char *body_of(const rk_leaderboard *lb, const char *wod, const char *division)
 {
     size_t n = rk_leaderboard_json(NULL, lb, wod, division);
@@ -41,6 +58,23 @@ static char *body_of(const rk_leaderboard *lb, const char *wod, const char *divi
     ck_assert_uint_eq(rk_leaderboard_json(out, lb, wod, division), n);
     ck_assert_int_eq(out[n], '#');
     out[n] = '\0';
+    for (int round = 0; round < 3; round++) {
+        int left = -1;
+        size_t cap = round == 0 ? 0 : round == 1 ? 1 : n;
+        char *g = cap ? malloc(cap) : NULL;
+
+        grow_calls = 0;
+        ck_assert_uint_eq(rk_leaderboard_json_grow(lb, wod, division, &g, cap, grow_realloc, &left), n);
+        ck_assert_ptr_nonnull(g);
+        ck_assert_int_eq(memcmp(g, out, n), 0);
+        if (cap == n) {
+            ck_assert_int_eq(grow_calls, 0);   /* room enough: never resized */
+        }
+        else {
+            ck_assert_int_ge(grow_calls, 1);
+        }
+        free(g);
+    }
     return out;
 }
 
@@ -1565,6 +1599,56 @@ END_TEST
 
 /* ------------------------------------------------------------------ main */
 
+/* rk_leaderboard_json_grow when the resize fails: (size_t)-1 at every point it can
+ * fail, the buffer left is the last one given (freed here: no leak under ASan), no
+ * resize after the failure, and a shorter body written in full before it. */
+START_TEST(test_json_grow_fails)
+{
+    static const rk_leaderboard_wod wods[] = { { "1", "reps", NULL }, { "2", "time", "600" } };
+    static const rk_leaderboard_spot spots[] = { { "10", "A \"team\"", "RX", "1" },
+                                                 { "11", "B", "RX", "2" },
+                                                 { "12", "C", "Scaled", NULL } };
+    static const rk_leaderboard_lane lanes[] = {
+        { "1", "10", "5", "50", "120", NULL }, { "1", "11", "5", "51", "130", "1:00" },
+        { "2", "12", "6", "60", "05:00", NULL }, { "2", "10", "6", "61", "CAP+3", NULL },
+    };
+    rk_leaderboard_input in = input("places", wods, 2, spots, 3, lanes, 4);
+    rk_leaderboard *lb = rk_leaderboard_compute(&in);
+    size_t n, total;
+    int k, calls;
+
+    ck_assert_ptr_nonnull(lb);
+    n = rk_leaderboard_json(NULL, lb, NULL, NULL);
+    {   /* how many resizes a buffer grown from nothing takes */
+        int left = -1;
+        char *g = NULL;
+
+        grow_calls = 0;
+        ck_assert_uint_eq(rk_leaderboard_json_grow(lb, NULL, NULL, &g, 0, grow_realloc, &left), n);
+        calls = grow_calls;
+        free(g);
+    }
+    ck_assert_int_ge(calls, 3);
+    for (k = 0; k < calls; k++) {
+        int left = k;
+        char *g = NULL;
+
+        grow_calls = 0;
+        total = rk_leaderboard_json_grow(lb, NULL, NULL, &g, 0, grow_realloc, &left);
+        ck_assert_uint_eq(total, (size_t)-1);
+        ck_assert_int_eq(grow_calls, k + 1);   /* the failing call was the last */
+        if (k == 0) {
+            ck_assert_ptr_null(g);
+        }
+        else {
+            ck_assert_ptr_nonnull(g);
+        }
+        free(g);
+    }
+    rk_leaderboard_free(lb);
+}
+END_TEST
+
 static Suite *lb_suite(void)
 {
     Suite *s = suite_create("rk_leaderboard");
@@ -1596,6 +1680,7 @@ static Suite *lb_suite(void)
     tcase_add_test(tc, test_advancing);
     tcase_add_test(tc, test_overall_accessors);
     tcase_add_test(tc, test_empty);
+    tcase_add_test(tc, test_json_grow_fails);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("random");
