@@ -159,6 +159,8 @@ static int split(const char *path, segment *seg)
 rk_route_id rk_route_parse(const char *path, unsigned variants, rk_route *out)
 {
     segment seg[MAX_SEGMENTS];
+    unsigned char is_id[MAX_SEGMENTS];
+    const char *matched[MAX_SEGMENTS] = { NULL };   /* [i]: a word known to be segment i */
     int n, i;
     size_t k;
 
@@ -166,6 +168,10 @@ rk_route_id rk_route_parse(const char *path, unsigned variants, rk_route *out)
     out->nids = 0;
     if (!path || (n = split(path, seg)) <= 0) {
         return RK_ROUTE_NONE;
+    }
+    /* each segment checked once as an id, not once per pattern that tries it */
+    for (i = 0; i < n; i++) {
+        is_id[i] = (unsigned char)rk_id_valid(seg[i].start, seg[i].len);
     }
     for (k = 0; k < NROUTES; k++) {
         const rk_route_def *pat = &routes[k];
@@ -178,25 +184,32 @@ rk_route_id rk_route_parse(const char *path, unsigned variants, rk_route *out)
             const char *word = pat->segments[i];
 
             if (word[0] == '#') {
-                if (!rk_id_valid(seg[i].start, seg[i].len)) {
+                if (!is_id[i]) {
                     break;
                 }
-                memcpy(out->ids[nids], seg[i].start, seg[i].len);
-                out->ids[nids][seg[i].len] = '\0';
-                nids++;
             }
-            else if (strlen(word) != seg[i].len
-                     || memcmp(word, seg[i].start, seg[i].len) != 0) {
-                break;
+            else if (word != matched[i]) {   /* the patterns share their words' literals */
+                /* strncmp stops at WORD's end: WORD[len] is then inside it */
+                if (word[0] != seg[i].start[0] || strncmp(word, seg[i].start, seg[i].len) != 0
+                    || word[seg[i].len] != '\0') {
+                    break;
+                }
+                matched[i] = word;
             }
         }
         if (i == n && !pat->segments[i]) {   /* segments[] ends with NULL */
+            for (i = 0; i < n; i++) {
+                if (pat->segments[i][0] == '#') {
+                    memcpy(out->ids[nids], seg[i].start, seg[i].len);
+                    out->ids[nids][seg[i].len] = '\0';
+                    nids++;
+                }
+            }
             out->id = pat->id;
             out->nids = nids;
             return out->id;
         }
     }
-    out->nids = 0;
     return RK_ROUTE_NONE;
 }
 
@@ -213,6 +226,11 @@ const rk_route_def *rk_route_def_of(rk_route_id id)
 {
     size_t k;
 
+    /* the table is in the enum's order (RK_ROUTE_NONE has no entry): checked, then
+     * searched if ever it is not */
+    if ((size_t)id >= 1 && (size_t)id <= NROUTES && routes[id - 1].id == id) {
+        return &routes[id - 1];
+    }
     for (k = 0; k < NROUTES; k++) {
         if (routes[k].id == id) {
             return &routes[k];
