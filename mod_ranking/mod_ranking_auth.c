@@ -36,7 +36,8 @@ const char *rkm_path_competition(const rkm_req *rq)
  * grant on that competition: one statement).  Kept apart (not inlined) so that a
  * profile shows what it costs; ./scripts/bench measures it. */
 static int __attribute__((noinline))
-token_lookup(request_rec *r, rkm_req *rq, rkm_db *db, const char *tok, size_t len)
+token_lookup(request_rec *r, rkm_req *rq, rkm_db *db, const char *tok, size_t len,
+             rkm_token_entry *out_te)
 {
     const char *args[3], *out[4], *comp = rkm_path_competition(rq);
     char key[64 + RK_TOKEN_KEY_HEX + RK_ID_MAX_DIGITS + 3], hash[RK_HASH_HEX + 1];
@@ -80,14 +81,19 @@ token_lookup(request_rec *r, rkm_req *rq, rkm_db *db, const char *tok, size_t le
         apr_cpystrn(te.user, out[0] ? out[0] : "", sizeof(te.user));
         rkm_token_cache_put(key, rq->rev.auth, &te);
     }
-    r->user = apr_pstrdup(r->pool, te.user);
-    r->ap_auth_type = "Bearer";
-    rq->role = te.role;
-    rq->server_role = te.server_role;
-    rq->editor = te.role >= RK_ROLE_EDITOR;
-    rq->token_expires = te.expires;
-    rq->authenticated = 1;
+    *out_te = te;
     return OK;
+}
+
+/* The request is TE's user's, with TE's roles. */
+static void apply_entry(request_rec *r, rkm_req *rq, const rkm_token_entry *te)
+{
+    r->user = apr_pstrdup(r->pool, te->user);
+    r->ap_auth_type = "Bearer";
+    rq->role = te->role;
+    rq->server_role = te->server_role;
+    rq->editor = te->role >= RK_ROLE_EDITOR;
+    rq->authenticated = 1;
 }
 
 int rkm_role_on(request_rec *r, const rkm_req *rq, const char *competition_id)
@@ -167,23 +173,23 @@ static token_memo *memo_of(conn_rec *c, int create)
     return m;
 }
 
-static int memo_holds(const token_memo *m, const rkm_req *rq, const char *header, size_t hlen,
-                      apr_int64_t now)
+/* Whether M's result (for the same header) holds for RQ at NOW. */
+static int memo_holds(const token_memo *m, const rkm_req *rq, apr_int64_t now)
 {
     const char *comp = rkm_path_competition(rq);
 
-    return m && m->hlen == hlen && memcmp(m->header, header, hlen) == 0
-           && m->auth == rq->rev.auth && strcmp(m->epoch, rq->rev.epoch) == 0
+    return m->auth == rq->rev.auth && strcmp(m->epoch, rq->rev.epoch) == 0
            && strcmp(m->comp, comp ? comp : "") == 0 && m->te.expires > now;
 }
 
-static void memo_keep(request_rec *r, const rkm_req *rq, const char *header, size_t hlen)
+static void memo_keep(conn_rec *c, const rkm_req *rq, const char *header, size_t hlen,
+                      const rkm_token_entry *te)
 {
     const char *comp = rkm_path_competition(rq);
     token_memo *m;
 
     if (hlen >= MEMO_HEADER_MAX || strlen(rq->rev.epoch) >= sizeof(m->epoch)
-        || (comp && strlen(comp) >= sizeof(m->comp)) || !(m = memo_of(r->connection, 1))) {
+        || (comp && strlen(comp) >= sizeof(m->comp)) || !(m = memo_of(c, 1))) {
         return;
     }
     memcpy(m->header, header, hlen);
@@ -191,10 +197,7 @@ static void memo_keep(request_rec *r, const rkm_req *rq, const char *header, siz
     apr_cpystrn(m->epoch, rq->rev.epoch, sizeof(m->epoch));
     m->auth = rq->rev.auth;
     apr_cpystrn(m->comp, comp ? comp : "", sizeof(m->comp));
-    m->te.expires = rq->token_expires;
-    m->te.server_role = rq->server_role;
-    m->te.role = rq->role;
-    apr_cpystrn(m->te.user, r->user ? r->user : "", sizeof(m->te.user));
+    m->te = *te;
 }
 
 int rkm_authenticate(request_rec *r, rkm_req *rq)
@@ -202,34 +205,15 @@ int rkm_authenticate(request_rec *r, rkm_req *rq)
     const char *tok = NULL, *header = apr_table_get(r->headers_in, "Authorization");
     size_t len = 0, hlen = header ? strlen(header) : 0;
     token_memo *memo = header && hlen < MEMO_HEADER_MAX ? memo_of(r->connection, 0) : NULL;
+    rkm_token_entry te;
     rkm_db db;
     int rv;
 
-    if (memo && memo->hlen == hlen && memcmp(memo->header, header, hlen) == 0) {
-        /* the header of the connection's last token check: its result, if the
-         * database's state still allows it */
-        memset(&db, 0, sizeof(db));
-        if (rkm_request_revision(r, &db, rq) != 0) {
-            rkm_send_status(r, HTTP_SERVICE_UNAVAILABLE);
-            return HTTP_SERVICE_UNAVAILABLE;
-        }
-        if (memo_holds(memo, rq, header, hlen, apr_time_sec(r->request_time))) {
-            r->user = apr_pstrdup(r->pool, memo->te.user);
-            r->ap_auth_type = "Bearer";
-            rq->role = memo->te.role;
-            rq->server_role = memo->te.server_role;
-            rq->editor = memo->te.role >= RK_ROLE_EDITOR;
-            rq->token_expires = memo->te.expires;
-            rq->authenticated = 1;
-            return OK;
-        }
-        rk_bearer_parse(header, &tok, &len);   /* a bearer token: it was one */
-        if ((rv = token_lookup(r, rq, &db, tok, len)) == OK) {
-            memo_keep(r, rq, header, hlen);
-        }
-        return rv;
+    /* the header of the connection's last token check: a bearer token (it was one) */
+    if (!memo || memo->hlen != hlen || memcmp(memo->header, header, hlen) != 0) {
+        memo = NULL;
     }
-    switch (rk_bearer_parse(header, &tok, &len)) {
+    switch (memo ? RK_AUTH_BEARER : rk_bearer_parse(header, &tok, &len)) {
     case RK_AUTH_NONE:
     case RK_AUTH_OTHER:
         return unauthorized(r, 0);
@@ -245,8 +229,17 @@ int rkm_authenticate(request_rec *r, rkm_req *rq)
         rkm_send_status(r, HTTP_SERVICE_UNAVAILABLE);
         return HTTP_SERVICE_UNAVAILABLE;
     }
-    if ((rv = token_lookup(r, rq, &db, tok, len)) == OK && header) {
-        memo_keep(r, rq, header, hlen);
+    if (memo && memo_holds(memo, rq, apr_time_sec(r->request_time))) {
+        apply_entry(r, rq, &memo->te);
+        return OK;
     }
-    return rv;
+    if (memo) {
+        rk_bearer_parse(header, &tok, &len);   /* parsed only when it is needed */
+    }
+    if ((rv = token_lookup(r, rq, &db, tok, len, &te)) != OK) {
+        return rv;
+    }
+    apply_entry(r, rq, &te);
+    memo_keep(r->connection, rq, header, hlen, &te);
+    return OK;
 }

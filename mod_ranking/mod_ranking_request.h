@@ -20,7 +20,6 @@ typedef struct rkm_req {
                              * a token (rkm_role_on) */
     int server_role;        /* RK_ROLE_*: its server-wide role */
     int authenticated;
-    apr_int64_t token_expires;   /* when authenticated: the token's expiry (seconds) */
     int anonymous;          /* a public read without a token (RankingPublic): GET or
                              * HEAD of a public route (or of an unknown path, 404),
                              * no Authorization header */
