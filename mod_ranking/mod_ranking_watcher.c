@@ -85,7 +85,8 @@ static void poll_source(apr_pool_t *p, source *src)
 {
     rkm_db db;
     rkm_rev rev;
-    int n, moved;
+    int n, moved, had_rev;
+    apr_int64_t cursor;
 
     if (rkm_db_open_bg(p, src->s, &db) != 0) {
         return;
@@ -94,17 +95,26 @@ static void poll_source(apr_pool_t *p, source *src)
         rkm_db_close_bg(src->s, &db);
         return;
     }
-    moved = n > 0 && (!src->have_rev || strcmp(src->epoch, rev.epoch) != 0
+    /* what the watcher knew of SRC: under the mutex, as a request's last listener
+     * leaving (rkm_watcher_source_leave) makes it stale from another thread */
+    apr_thread_mutex_lock(watch.mutex);
+    had_rev = src->have_rev;
+    moved = n > 0 && (!had_rev || strcmp(src->epoch, rev.epoch) != 0
                       || src->rev != rev.data);
-    /* the records after the cursor, a page at a time */
-    while (moved && src->cursor >= 0) {
-        if (rkm_changes_since_bg(p, src->s, &db, src->cursor, dispatch_change, src)
+    cursor = src->cursor;
+    apr_thread_mutex_unlock(watch.mutex);
+    /* the records after the cursor, a page at a time (dispatch_change moves it) */
+    while (moved && cursor >= 0) {
+        if (rkm_changes_since_bg(p, src->s, &db, cursor, dispatch_change, src)
             < RKM_CHANGES_PAGE) {
             break;
         }
+        apr_thread_mutex_lock(watch.mutex);
+        cursor = src->cursor;
+        apr_thread_mutex_unlock(watch.mutex);
     }
     rkm_db_close_bg(src->s, &db);
-    if (moved && src->have_rev) {
+    if (moved && had_rev) {
         rkm_changes_committed_elsewhere();   /* every child reads again */
     }
     if (n > 0) {
