@@ -12,6 +12,7 @@ struct rkm_conn {
     int sqlite;
     long session;             /* PostgreSQL: the backend pid they were prepared on */
     apr_time_t verified;      /* ... and when the session was last known alive */
+    apr_time_t used;          /* ... and when the module last took the connection */
     int readonly;             /* SQLite: the file was opened read-only */
     apr_time_t reopened;      /* ... and the last time it was opened again */
     apr_dbd_prepared_t *stmt[RK_Q_COUNT];
@@ -61,8 +62,7 @@ void rkm_db_register_hooks(void)
     rkm_session_register_hooks();
 }
 
-/* SQLite's SQLITE_READONLY: a write on a connection whose file is open read-only */
-#define SQLITE_READONLY_RC 8
+#define SQLITE_READONLY_RC 8   /* SQLite's SQLITE_READONLY, as apr_dbd may return it */
 
 /* When a PostgreSQL connection of this child was last found lost (a statement failed
  * and libpq says the connection is gone: the server restarted or went away).  The
@@ -76,55 +76,18 @@ static apr_time_t lost_at;
 static void log_dbd(request_rec *r, server_rec *s, rkm_db *db, int rv, const char *what,
                     int level)
 {
-    const char *msg = apr_dbd_error(db->dbd->driver, db->dbd->handle, rv);
+    const char *msg = apr_dbd_error(db->dbd->driver, db->dbd->handle, rv), *why;
 
     if (!db->conn->sqlite && rkm_db_session_lost(db->dbd, 0) == 1) {
         __atomic_store_n(&lost_at, apr_time_now(), __ATOMIC_SEQ_CST);
     }
-    if (db->conn->sqlite && rv == SQLITE_READONLY_RC) {
+    if (db->conn->sqlite && (why = rkm_db_readonly_why(db->dbd, rv == SQLITE_READONLY_RC))) {
         db->conn->readonly = 1;
-        rkm_db_log(r, s, APLOG_WARNING, "database error (%s): %s: the database file was opened "
-                   "read-only (its rights, or its directory's, for the server's user?); the "
-                   "connection is opened again once it is writable", what, msg ? msg : "unknown");
+        rkm_db_log(r, s, APLOG_WARNING, "database error (%s): %s: %s", what,
+                   msg ? msg : "unknown", why);
         return;
     }
     rkm_db_log(r, s, level, "database error (%s): %s", what, msg ? msg : "unknown");
-}
-
-/* Run a statement that may return rows, draining them. */
-static int exec_drain(apr_pool_t *p, ap_dbd_t *dbd, const char *sql)
-{
-    apr_dbd_results_t *res = NULL;
-    apr_dbd_row_t *row = NULL;
-    int rv = apr_dbd_select(dbd->driver, p, dbd->handle, &res, sql, 0);
-
-    if (rv == 0) {
-        while (apr_dbd_get_row(dbd->driver, p, res, &row, -1) == 0)
-            ;
-    }
-    return rv;
-}
-
-/* The schema version of the database: the row of schema_version; 1 for a database
- * of the first release (no such table, but a revision table); 0 when neither is there
- * (no mod_ranking schema at all: preparing the statements says so). */
-static int schema_version(apr_pool_t *p, ap_dbd_t *dbd)
-{
-    apr_dbd_results_t *res = NULL;
-    apr_dbd_row_t *row = NULL;
-    const char *v = NULL;
-    int version = 0;
-
-    if (apr_dbd_select(dbd->driver, p, dbd->handle, &res, "SELECT version FROM schema_version", 0) == 0) {
-        while (apr_dbd_get_row(dbd->driver, p, res, &row, -1) == 0) {
-            if (!version && apr_dbd_datum_get(dbd->driver, row, 0, APR_DBD_TYPE_STRING, &v) == APR_SUCCESS
-                && v) {
-                version = atoi(v);
-            }
-        }
-        return version;
-    }
-    return exec_drain(p, dbd, "SELECT id FROM revision WHERE id = 0") == 0 ? 1 : 0;
 }
 
 /* Prepare our statements on a connection the first time we use it.  Preparing them
@@ -132,6 +95,13 @@ static int schema_version(apr_pool_t *p, ap_dbd_t *dbd)
  * other modules' mod_dbd databases in the same server (which need not hold our
  * schema), and lets the module recover by itself once a missing schema appears. */
 #define CONN_ERR(r, s, ...) rkm_db_log(r, s, APLOG_ERR, __VA_ARGS__)
+
+static const char *dbd_msg(ap_dbd_t *dbd, int rv)
+{
+    const char *msg = apr_dbd_error(dbd->driver, dbd->handle, rv);
+
+    return msg ? msg : "unknown";
+}
 
 static rkm_conn *conn_init(request_rec *r, server_rec *s, ap_dbd_t *dbd)
 {
@@ -150,47 +120,40 @@ static rkm_conn *conn_init(request_rec *r, server_rec *s, ap_dbd_t *dbd)
         const char *sql = i < rk_sqlite_setup_count ? rk_sqlite_setup[i]
                           : i == rk_sqlite_setup_count ? rk_sqlite_module_busy
                           : rk_sqlite_module_cache;
-        int rv = exec_drain(p, dbd, sql);
+        int rv = rkm_db_drain(p, dbd, sql);
 
         if (rv != 0) {
-            const char *msg = apr_dbd_error(dbd->driver, dbd->handle, rv);
-            CONN_ERR(r, s, "database setup failed: %s", msg ? msg : "unknown");
-            apr_pool_destroy(p);
-            return NULL;
+            CONN_ERR(r, s, "database setup failed: %s", dbd_msg(dbd, rv));
+            goto failed;
         }
     }
-    if ((i = schema_version(p, dbd)) > 0 && i < RK_SCHEMA_VERSION) {
+    if ((i = rkm_db_schema_version(p, dbd)) > 0 && i < RK_SCHEMA_VERSION) {
         CONN_ERR(r, s, "the database has mod_ranking schema version %d, this module needs "
                       "version %d: run `ranking-admin upgrade` with the database's "
                       "DBDParams, as the server's user, to bring it up to date (its data "
                 "is kept); every request answers 503 until then", i, RK_SCHEMA_VERSION);
-        apr_pool_destroy(p);
-        return NULL;
+        goto failed;
     }
     for (i = 0; i < RK_Q_COUNT; i++) {
         int rv = apr_dbd_prepare(dbd->driver, p, dbd->handle, rk_queries[i].sql,
                                  rk_queries[i].label, &c->stmt[i]);
 
         if (rv != 0) {
-            const char *msg = apr_dbd_error(dbd->driver, dbd->handle, rv);
             CONN_ERR(r, s, "cannot prepare statement %s: %s (is the mod_ranking schema "
-                    "applied to this database?)", rk_queries[i].label, msg ? msg : "unknown");
-            apr_pool_destroy(p);
-            return NULL;
+                    "applied to this database?)", rk_queries[i].label, dbd_msg(dbd, rv));
+            goto failed;
         }
     }
     for (i = 0; c->sqlite && i < RKM_TX_COUNT; i++) {
         int rv = apr_dbd_prepare(dbd->driver, p, dbd->handle, rkm_tx_sql[i], NULL, &c->tx[i]);
 
         if (rv != 0) {
-            const char *msg = apr_dbd_error(dbd->driver, dbd->handle, rv);
-            CONN_ERR(r, s, "cannot prepare transaction statement %d: %s", i, msg ? msg : "unknown");
-            apr_pool_destroy(p);
-            return NULL;
+            CONN_ERR(r, s, "cannot prepare transaction statement %d: %s", i, dbd_msg(dbd, rv));
+            goto failed;
         }
     }
     c->session = rkm_db_session(dbd, c->sqlite);
-    c->verified = apr_time_now();
+    c->used = c->verified = apr_time_now();
     if (c->sqlite && rkm_db_file_readonly(dbd) == 1) {
         c->readonly = 1;
         rkm_db_log(r, s, APLOG_WARNING, "the database file was opened read-only (its "
@@ -199,7 +162,14 @@ static rkm_conn *conn_init(request_rec *r, server_rec *s, ap_dbd_t *dbd)
     }
     apr_pool_userdata_setn(c, CONN_KEY, NULL, dbd->pool);
     return c;
+failed:
+    apr_pool_destroy(p);
+    return NULL;
 }
+
+/* A PostgreSQL connection idle longer than this is tried before it is used: libpq
+ * only learns that the server went away (a restart) when a statement fails. */
+#define IDLE_CHECK apr_time_from_sec(1)
 
 /* Whether C, the statements of connection DBD, can still be used: not when the
  * PostgreSQL session is not the one they were prepared on (a PQreset by mod_dbd's
@@ -212,15 +182,18 @@ static int conn_usable(request_rec *r, server_rec *s, ap_dbd_t *dbd, rkm_conn *c
     apr_time_t now;
 
     if (!c->sqlite) {
-        if (c->verified < __atomic_load_n(&lost_at, __ATOMIC_SEQ_CST)) {
-            /* idle since another connection was found lost: try it; if it is lost
-             * too, libpq reconnects it now (mod_dbd's check, made here) */
-            c->verified = apr_time_now();
-            if (exec_drain(c->pool, dbd, "SELECT 1") != 0
-                && apr_dbd_check_conn(dbd->driver, c->pool, dbd->handle) != APR_SUCCESS) {
+        now = apr_time_now();
+        if (c->verified < __atomic_load_n(&lost_at, __ATOMIC_SEQ_CST)
+            || now - c->used > IDLE_CHECK) {
+            /* idle since another connection of this child was found lost, or idle a
+             * while (another child may have found its own lost): try it; if it is
+             * lost, libpq reconnects it now (mod_dbd's check, made here) */
+            c->verified = now;
+            if (rkm_db_session_try(dbd, c->pool) != 0) {
                 return 0;   /* the statements' preparation fails and says so: 503 */
             }
         }
+        c->used = now;
         session = rkm_db_session(dbd, 0);
         if (session && session != c->session) {
             rkm_db_log(r, s, APLOG_WARNING | RKM_DB_ALWAYS, "the database session of a "
@@ -477,22 +450,22 @@ int rkm_db_tx(request_rec *r, rkm_db *db, rkm_tx t, int quiet)
     int nrows = 0, rv;
 
     if (!db->conn->sqlite) {
-        return rkm_db_exec(r, db, rkm_tx_sql[t], quiet);
+        return rkm_db_exec(r, db, rkm_tx_sql[t], rkm_tx_label[t], quiet);
     }
     rv = apr_dbd_pquery(db->dbd->driver, r->pool, db->dbd->handle, &nrows, db->conn->tx[t], 0, NULL);
     if (rv != 0 && rv != quiet) {
-        log_dbd(r, r->server, db, rv, rkm_tx_sql[t], APLOG_ERR);
+        log_dbd(r, r->server, db, rv, rkm_tx_label[t], APLOG_ERR);
     }
     return rv;
 }
 
-int rkm_db_exec(request_rec *r, rkm_db *db, const char *sql, int quiet)
+int rkm_db_exec(request_rec *r, rkm_db *db, const char *sql, const char *label, int quiet)
 {
     int nrows = 0;
     int rv = apr_dbd_query(db->dbd->driver, db->dbd->handle, &nrows, sql);
 
     if (rv != 0 && rv != quiet) {
-        log_dbd(r, r->server, db, rv, sql, APLOG_ERR);
+        log_dbd(r, r->server, db, rv, label, APLOG_ERR);
     }
     return rv;
 }

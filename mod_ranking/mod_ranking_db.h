@@ -75,8 +75,8 @@ int rkm_db_select_rows(request_rec *r, apr_pool_t *tmp, apr_pool_t *p, rkm_db *d
                       const char **args, int ncols, apr_array_header_t **out);
 
 /* Run SQL, a constant statement that returns no rows.  0, or the driver's error
- * (logged, unless it is QUIET). */
-int rkm_db_exec(request_rec *r, rkm_db *db, const char *sql, int quiet);
+ * (logged under LABEL, never the SQL itself, unless it is QUIET). */
+int rkm_db_exec(request_rec *r, rkm_db *db, const char *sql, const char *label, int quiet);
 
 /* mod_ranking_session.c: the session of a connection, from the driver's own functions
  * (found in the driver's library at child_init; see there).  A connection whose session
@@ -91,6 +91,15 @@ int rkm_db_exec(request_rec *r, rkm_db *db, const char *sql, int quiet);
  *     statement failed on it: the server went away), 0 when not, -1 when unknown;
  *   rkm_db_file_readonly: 1 when the SQLite connection's file is open read-only, 0 when
  *     not, -1 when unknown;
+ *   rkm_db_readonly_why: when the SQLite connection's last error was SQLITE_READONLY
+ *     (READONLY_RC: the driver said so already), why, for the log: the file was opened
+ *     read-only, or this process's shared memory of it was; NULL for another error;
+ *   rkm_db_session_try: a statement on the PostgreSQL connection, which libpq reconnects
+ *     (a new session) when it finds it lost; 0 when it is usable, -1 when not;
+ *   rkm_db_shm_repair: when the SQLite database file is writable for this process and
+ *     its shared-memory file (-shm, this process's own) is not, give it the database
+ *     file's mode again (made while the file was read-only, it would keep every
+ *     connection opened since read-only), said at warn;
  *   rkm_db_in_transaction: 1 when the SQLite connection is inside a transaction, 0
  *     when not, -1 when unknown;
  *   rkm_db_reopen: open the connection again with the DBDParams it was opened with, in
@@ -110,6 +119,14 @@ int rkm_db_exec(request_rec *r, rkm_db *db, const char *sql, int quiet);
 long rkm_db_session(ap_dbd_t *dbd, int sqlite);
 int rkm_db_session_lost(ap_dbd_t *dbd, int sqlite);
 int rkm_db_file_readonly(ap_dbd_t *dbd);
+const char *rkm_db_readonly_why(ap_dbd_t *dbd, int readonly_rc);
+/* Run SQL, which may return rows, draining them (P: theirs): 0, or the driver's error. */
+int rkm_db_drain(apr_pool_t *p, ap_dbd_t *dbd, const char *sql);
+/* The mod_ranking schema version of DBD's database: the row of schema_version; 1 for a
+ * database of the first release (a revision table, no schema_version); 0: neither. */
+int rkm_db_schema_version(apr_pool_t *p, ap_dbd_t *dbd);
+int rkm_db_session_try(ap_dbd_t *dbd, apr_pool_t *p);
+void rkm_db_shm_repair(server_rec *s, ap_dbd_t *dbd);
 int rkm_db_in_transaction(ap_dbd_t *dbd);
 int rkm_db_reopen(server_rec *s, ap_dbd_t *dbd);
 int rkm_db_open_allowed(void);
@@ -145,6 +162,7 @@ typedef enum {
     RKM_TX_COUNT
 } rkm_tx;
 extern const char *const rkm_tx_sql[RKM_TX_COUNT];
+extern const char *const rkm_tx_label[RKM_TX_COUNT];   /* for the log */
 /* Run transaction statement T (prepared on SQLite): as rkm_db_exec. */
 int rkm_db_tx(request_rec *r, rkm_db *db, rkm_tx t, int quiet);
 

@@ -114,9 +114,19 @@ const char *const rkm_tx_sql[RKM_TX_COUNT] = {
     [RKM_TX_ROLLBACK_TO] = "ROLLBACK TO SAVEPOINT " SAVEPOINT,
 };
 
-static int exec(request_rec *r, rkm_db *db, const char *sql)
+const char *const rkm_tx_label[RKM_TX_COUNT] = {
+    [RKM_TX_BEGIN] = "begin",
+    [RKM_TX_BEGIN_IMMEDIATE] = "begin write",
+    [RKM_TX_COMMIT] = "commit",
+    [RKM_TX_ROLLBACK] = "rollback",
+    [RKM_TX_SAVEPOINT] = "savepoint",
+    [RKM_TX_RELEASE] = "release savepoint",
+    [RKM_TX_ROLLBACK_TO] = "rollback to savepoint",
+};
+
+static int exec(request_rec *r, rkm_db *db, const char *sql, const char *label)
 {
-    return rkm_db_exec(r, db, sql, 0);
+    return rkm_db_exec(r, db, sql, label, 0);
 }
 
 static int tx(request_rec *r, rkm_db *db, rkm_tx t)
@@ -127,7 +137,7 @@ static int tx(request_rec *r, rkm_db *db, rkm_tx t)
 int rkm_db_begin_read(request_rec *r, rkm_db *db)
 {
     return rkm_db_is_sqlite(db) ? tx(r, db, RKM_TX_BEGIN)
-           : exec(r, db, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+           : exec(r, db, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", "begin read");
 }
 
 /* ROLLBACK, unless SQLite says no transaction is open (a COMMIT that failed on a full
@@ -169,7 +179,8 @@ int rkm_db_rollback_to(request_rec *r, rkm_db *db)
 int rkm_db_savepoint_next(request_rec *r, rkm_db *db)
 {
     if (!rkm_db_is_sqlite(db)) {
-        return exec(r, db, "RELEASE SAVEPOINT " SAVEPOINT "; SAVEPOINT " SAVEPOINT);
+        return exec(r, db, "RELEASE SAVEPOINT " SAVEPOINT "; SAVEPOINT " SAVEPOINT,
+                    "next savepoint");
     }
     return tx(r, db, RKM_TX_RELEASE) == 0 ? tx(r, db, RKM_TX_SAVEPOINT) : -1;
 }
@@ -219,8 +230,9 @@ int rkm_db_begin_write(request_rec *r, rkm_db *db, apr_time_t deadline)
          * committed: under READ COMMITTED, a lane read before the other commit would
          * let two writers with the same If-Match both pass.  A constant statement: no
          * input in it. */
-        if ((rv = exec(r, db, "BEGIN; SELECT 1 FROM revision WHERE id = 1 FOR UPDATE")) != 0) {
-            exec(r, db, "ROLLBACK");   /* one round trip for both: the lock failed, or BEGIN */
+        if ((rv = exec(r, db, "BEGIN; SELECT 1 FROM revision WHERE id = 1 FOR UPDATE",
+                       "begin write (revision lock)")) != 0) {
+            exec(r, db, "ROLLBACK", "rollback");   /* one round trip for both: the lock failed, or BEGIN */
         }
         return rv;
     }
