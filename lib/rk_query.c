@@ -116,6 +116,9 @@ int rk_list_query_parse(const char *args, unsigned allowed, char *buf, size_t bu
     long long wod;
 
     memset(q, 0, sizeof(*q));
+    if (!args || !*args) {
+        return 0;   /* no parameter: nothing given, nothing to read */
+    }
     for (i = 0; i < sizeof(params) / sizeof(params[0]); i++) {
         const char *v;
         char *slot = buf + (params[i].bit == RK_QP_DIVISION ? 0 : params[i].bit == RK_QP_STATUS

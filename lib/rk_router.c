@@ -83,6 +83,8 @@ static const rk_route_def routes[] = {
 
 #define NROUTES (sizeof(routes) / sizeof(routes[0]))
 #define MAX_SEGMENTS 9
+_Static_assert(MAX_SEGMENTS < sizeof(((rk_route_def *)0)->segments) / sizeof(const char *),
+               "a pattern's segments[] holds MAX_SEGMENTS words and a NULL");
 
 const char *rk_target_path(const char *target, const char *line, size_t *len)
 {
@@ -177,10 +179,13 @@ rk_route_id rk_route_parse(const char *path, unsigned variants, rk_route *out)
         const rk_route_def *pat = &routes[k];
         int nids = 0;
 
-        if (pat->variant && !(pat->variant & variants)) {
+        /* a pattern of another length, or of a disabled variant: not tried
+         * (segments[] has room for MAX_SEGMENTS words and the NULL after them) */
+        if (pat->segments[n] || !pat->segments[n - 1]
+            || (pat->variant && !(pat->variant & variants))) {
             continue;
         }
-        for (i = 0; i < n && pat->segments[i]; i++) {
+        for (i = 0; i < n; i++) {
             const char *word = pat->segments[i];
 
             if (word[0] == '#') {
@@ -197,7 +202,7 @@ rk_route_id rk_route_parse(const char *path, unsigned variants, rk_route *out)
                 matched[i] = word;
             }
         }
-        if (i == n && !pat->segments[i]) {   /* segments[] ends with NULL */
+        if (i == n) {   /* as long as the path (above) */
             for (i = 0; i < n; i++) {
                 if (pat->segments[i][0] == '#') {
                     memcpy(out->ids[nids], seg[i].start, seg[i].len);

@@ -28,18 +28,46 @@
 static const char *answer_key(request_rec *r, const rkm_req *rq, const char *division,
                               const rk_list_query *lq)
 {
-    const char *key = apr_pstrcat(r->pool, rq->rev.epoch, "|", rk_route_name(rq->route.id), NULL);
+    const char *name = rk_route_name(rq->route.id), *norm = NULL;
+    size_t lens[RK_MAX_IDS], n, elen = strlen(rq->rev.epoch), nlen = strlen(name);
+    size_t qlen = 0, dlen = 0;
+    char *key, *k;
     int i;
 
-    for (i = 0; i < rq->route.nids; i++) {
-        key = apr_pstrcat(r->pool, key, "/", rq->route.ids[i], NULL);
-    }
     if (lq && lq->given) {   /* the normalized parameters: their order does not matter */
-        key = apr_pstrcat(r->pool, key, "?", lq->norm, NULL);
+        norm = lq->norm;
+        qlen = strlen(norm);
         division = lq->division;
     }
-    return division ? apr_pstrcat(r->pool, key, strchr(key, '?') ? "&" : "?", "division=",
-                                  division, NULL) : key;
+    dlen = division ? strlen(division) : 0;
+    /* one piece: "EPOCH|NAME/ID/ID?NORM&division=DIVISION" */
+    n = elen + 1 + nlen + (norm ? 1 + qlen : 0) + (division ? 10 + dlen : 0) + 1;
+    for (i = 0; i < rq->route.nids; i++) {
+        n += 1 + (lens[i] = strlen(rq->route.ids[i]));
+    }
+    k = key = apr_palloc(r->pool, n);
+    memcpy(k, rq->rev.epoch, elen);
+    k += elen;
+    *k++ = '|';
+    memcpy(k, name, nlen);
+    k += nlen;
+    for (i = 0; i < rq->route.nids; i++) {
+        *k++ = '/';
+        memcpy(k, rq->route.ids[i], lens[i]);
+        k += lens[i];
+    }
+    if (norm) {
+        *k++ = '?';
+        memcpy(k, norm, qlen);
+        k += qlen;
+    }
+    if (division) {
+        memcpy(k, norm ? "&division=" : "?division=", 10);
+        memcpy(k + 10, division, dlen);
+        k += 10 + dlen;
+    }
+    *k = '\0';
+    return key;
 }
 
 /* The query parameters list route ID takes (0: not a list). */

@@ -4,16 +4,21 @@
 #include "rk_cache.h"
 #include "rk_cond.h"
 
-const char *rkm_u64_text(apr_pool_t *p, apr_uint64_t v)
+/* V's decimal digits, written backwards to end just before END: where they start. */
+static char *u64_digits(char *end, apr_uint64_t v)
 {
-    char buf[24], *s = buf + sizeof(buf);
-
-    *--s = '\0';
     do {
-        *--s = (char)('0' + v % 10);
+        *--end = (char)('0' + v % 10);
         v /= 10;
     } while (v);
-    return apr_pstrmemdup(p, s, (apr_size_t)(buf + sizeof(buf) - 1 - s));
+    return end;
+}
+
+const char *rkm_u64_text(apr_pool_t *p, apr_uint64_t v)
+{
+    char buf[24], *s = u64_digits(buf + sizeof(buf), v);
+
+    return apr_pstrmemdup(p, s, (apr_size_t)(buf + sizeof(buf) - s));
 }
 
 /* The strong ETag of a single resource's answer V (a competition, WOD, spot, zone,
@@ -52,9 +57,17 @@ const char *rkm_answer_etag(request_rec *r, const rkm_req *rq, const char *key,
     if (has_own_etag(rq->route.id)) {
         return own_answer_etag(r, rq->route.id, rq->rev.epoch, value, len);
     }
-    if (!published && !division && !lq->given) {   /* the common case: one piece */
-        return apr_pstrcat(r->pool, "\"", rq->rev.epoch, "-",
-                           rkm_u64_text(r->pool, rq->rev.data), "\"", NULL);
+    if (!published && !division && !lq->given) {   /* the common case: "EPOCH-REVISION" */
+        char digits[24], *d = u64_digits(digits + sizeof(digits), rq->rev.data), *tag;
+        size_t elen = strlen(rq->rev.epoch), dlen = (size_t)(digits + sizeof(digits) - d);
+
+        tag = apr_palloc(r->pool, elen + dlen + 4);
+        tag[0] = '"';
+        memcpy(tag + 1, rq->rev.epoch, elen);
+        tag[1 + elen] = '-';
+        memcpy(tag + 2 + elen, d, dlen);
+        memcpy(tag + 2 + elen + dlen, "\"", 2);
+        return tag;
     }
     etag = published
            ? apr_psprintf(r->pool, "\"%s-p%016" APR_UINT64_T_HEX_FMT, rq->rev.epoch,
