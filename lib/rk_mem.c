@@ -112,6 +112,17 @@ void *rk_mem_realloc(void *p, size_t n)
         return (char *)m + HEADER;
     }
 #endif
+    /* a malloc()ed block that stays one: resized by the allocator (in place when it
+     * can: a block cut to its length gives its tail back without a copy) */
+    if (!h[0] && n <= SIZE_MAX - HEADER - 65536 && (!RK_MEM_MAPS || n + HEADER < RK_MEM_MAP_MIN)) {
+        size_t *m = realloc(h, n + HEADER);
+
+        if (!m) {
+            return NULL;
+        }
+        m[1] = n;
+        return (char *)m + HEADER;
+    }
     if (!(q = rk_mem_alloc(n))) {
         return NULL;
     }
