@@ -138,18 +138,14 @@ int rkm_handler_resume(request_rec *r)
  * directory and file walks in map_to_storage (where httpd would also answer TRACE
  * itself, echoing the request with its Authorization header; on our mounts TRACE is
  * a method like any other: token, then 405).
- * <Location> sections are not merged yet at translate_name: walk them to see whether
- * the request is ours, then put the configuration back as it was; httpd walks the
- * locations again after map_to_storage, from its cache. */
+ * httpd walks the <Location> and <If> sections just before translate_name
+ * (ap_process_request_internal), so the request's configuration already says whether
+ * it is ours; it walks them again after map_to_storage, from its cache. */
 #define RKM_FILENAME_PREFIX "ranking:"
 
 static int rkm_translate(request_rec *r)
 {
-    ap_conf_vector_t *before = r->per_dir_config;
-    int ours = r->uri[0] == '/' && ap_location_walk(r) == OK && rkm_is_ours(r);
-
-    r->per_dir_config = before;
-    if (!ours) {
+    if (r->uri[0] != '/' || !rkm_is_ours(r)) {
         return DECLINED;
     }
     if (r->method_number == M_TRACE) {
