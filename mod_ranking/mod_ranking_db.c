@@ -70,24 +70,31 @@ void rkm_db_register_hooks(void)
  * tried once at its next use (conn_usable), so that none fails a request later. */
 static apr_time_t lost_at;
 
+/* The driver's message of error RV on DBD ("unknown" when it has none). */
+static const char *dbd_msg(ap_dbd_t *dbd, int rv)
+{
+    const char *msg = apr_dbd_error(dbd->driver, dbd->handle, rv);
+
+    return msg ? msg : "unknown";
+}
+
 /* A failed statement WHAT of DB: logged at LEVEL (an expected refusal: APLOG_INFO),
  * but a write refused because the SQLite file is open read-only at WARNING, whatever
  * LEVEL says, saying so (the connection is reopened at its next use). */
 static void log_dbd(request_rec *r, server_rec *s, rkm_db *db, int rv, const char *what,
                     int level)
 {
-    const char *msg = apr_dbd_error(db->dbd->driver, db->dbd->handle, rv), *why;
+    const char *msg = dbd_msg(db->dbd, rv), *why;
 
     if (!db->conn->sqlite && rkm_db_session_lost(db->dbd, 0) == 1) {
         __atomic_store_n(&lost_at, apr_time_now(), __ATOMIC_SEQ_CST);
     }
     if (db->conn->sqlite && (why = rkm_db_readonly_why(db->dbd, rv == SQLITE_READONLY_RC))) {
         db->conn->readonly = 1;
-        rkm_db_log(r, s, APLOG_WARNING, "database error (%s): %s: %s", what,
-                   msg ? msg : "unknown", why);
+        rkm_db_log(r, s, APLOG_WARNING, "database error (%s): %s: %s", what, msg, why);
         return;
     }
-    rkm_db_log(r, s, level, "database error (%s): %s", what, msg ? msg : "unknown");
+    rkm_db_log(r, s, level, "database error (%s): %s", what, msg);
 }
 
 /* Prepare our statements on a connection the first time we use it.  Preparing them
@@ -95,13 +102,6 @@ static void log_dbd(request_rec *r, server_rec *s, rkm_db *db, int rv, const cha
  * other modules' mod_dbd databases in the same server (which need not hold our
  * schema), and lets the module recover by itself once a missing schema appears. */
 #define CONN_ERR(r, s, ...) rkm_db_log(r, s, APLOG_ERR, __VA_ARGS__)
-
-static const char *dbd_msg(ap_dbd_t *dbd, int rv)
-{
-    const char *msg = apr_dbd_error(dbd->driver, dbd->handle, rv);
-
-    return msg ? msg : "unknown";
-}
 
 static rkm_conn *conn_init(request_rec *r, server_rec *s, ap_dbd_t *dbd)
 {

@@ -25,6 +25,8 @@
 
 /* The answer cache's key of a read: the database, the route, its ids and the
  * query parameters that change the answer. */
+#define DIVISION_LEN (sizeof("?division=") - 1)
+
 static const char *answer_key(request_rec *r, const rkm_req *rq, const char *division,
                               const rk_list_query *lq)
 {
@@ -41,7 +43,7 @@ static const char *answer_key(request_rec *r, const rkm_req *rq, const char *div
     }
     dlen = division ? strlen(division) : 0;
     /* one piece: "EPOCH|NAME/ID/ID?NORM&division=DIVISION" */
-    n = elen + 1 + nlen + (norm ? 1 + qlen : 0) + (division ? 10 + dlen : 0) + 1;
+    n = elen + 1 + nlen + (norm ? 1 + qlen : 0) + (division ? DIVISION_LEN + dlen : 0) + 1;
     for (i = 0; i < rq->route.nids; i++) {
         n += 1 + (lens[i] = strlen(rq->route.ids[i]));
     }
@@ -62,9 +64,9 @@ static const char *answer_key(request_rec *r, const rkm_req *rq, const char *div
         k += qlen;
     }
     if (division) {
-        memcpy(k, norm ? "&division=" : "?division=", 10);
-        memcpy(k + 10, division, dlen);
-        k += 10 + dlen;
+        memcpy(k, norm ? "&division=" : "?division=", DIVISION_LEN);
+        memcpy(k + DIVISION_LEN, division, dlen);
+        k += DIVISION_LEN + dlen;
     }
     *k = '\0';
     return key;

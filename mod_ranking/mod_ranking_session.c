@@ -164,12 +164,12 @@ void rkm_db_shm_repair(server_rec *s, ap_dbd_t *dbd)
     void *native = sqlite_db_filename ? apr_dbd_native_handle(dbd->driver, dbd->handle) : NULL;
     const char *file = native ? sqlite_db_filename(native, "main") : NULL;
     struct stat db, shm;
-    char *shm_name;
+    char shm_name[4096];   /* (not in DBD's pool: it lives as long as the connection) */
 
-    if (!file || !*file || stat(file, &db) != 0 || access(file, W_OK) != 0) {
-        return;   /* unknown, or the database file itself is still read-only */
+    if (!file || !*file || stat(file, &db) != 0 || access(file, W_OK) != 0
+        || apr_snprintf(shm_name, sizeof(shm_name), "%s-shm", file) >= (int)sizeof(shm_name) - 1) {
+        return;   /* unknown, the database file itself still read-only, or a path too long */
     }
-    shm_name = apr_pstrcat(dbd->pool, file, "-shm", NULL);
     if (stat(shm_name, &shm) == 0 && shm.st_uid == geteuid() && access(shm_name, W_OK) != 0
         && chmod(shm_name, db.st_mode & 0777) == 0) {
         ap_log_error(APLOG_MARK, APLOG_WARNING, 0, s, "the database's shared-memory file "
