@@ -71,11 +71,21 @@ void rkm_db_register_hooks(void)
 static apr_time_t lost_at;
 
 /* The driver's message of error RV on DBD ("unknown" when it has none). */
-static const char *dbd_msg(ap_dbd_t *dbd, int rv)
+/* The driver's message for RV, its first line only, in BUF (DBD_MSG_MAX): PostgreSQL's
+ * go on with "LINE 1:" and the statement's text around the error; no SQL is logged. */
+#define DBD_MSG_MAX 240
+static const char *dbd_msg(ap_dbd_t *dbd, int rv, char *buf)
 {
     const char *msg = apr_dbd_error(dbd->driver, dbd->handle, rv);
+    size_t n = msg ? strcspn(msg, "\r\n") : 0;
 
-    return msg ? msg : "unknown";
+    if (!msg) {
+        return "unknown";
+    }
+    n = n < DBD_MSG_MAX - 1 ? n : DBD_MSG_MAX - 1;
+    memcpy(buf, msg, n);
+    buf[n] = '\0';
+    return buf;
 }
 
 /* A failed statement WHAT of DB: logged at LEVEL (an expected refusal: APLOG_INFO),
@@ -84,7 +94,8 @@ static const char *dbd_msg(ap_dbd_t *dbd, int rv)
 static void log_dbd(request_rec *r, server_rec *s, rkm_db *db, int rv, const char *what,
                     int level)
 {
-    const char *msg = dbd_msg(db->dbd, rv), *why;
+    char buf[DBD_MSG_MAX];
+    const char *msg = dbd_msg(db->dbd, rv, buf), *why;
 
     if (!db->conn->sqlite && rkm_db_session_lost(db->dbd, 0) == 1) {
         __atomic_store_n(&lost_at, apr_time_now(), __ATOMIC_SEQ_CST);
@@ -105,6 +116,7 @@ static void log_dbd(request_rec *r, server_rec *s, rkm_db *db, int rv, const cha
 
 static rkm_conn *conn_init(request_rec *r, server_rec *s, ap_dbd_t *dbd)
 {
+    char buf[DBD_MSG_MAX];
     rkm_conn *c;
     apr_pool_t *p;
     int i;
@@ -123,7 +135,7 @@ static rkm_conn *conn_init(request_rec *r, server_rec *s, ap_dbd_t *dbd)
         int rv = rkm_db_drain(p, dbd, sql);
 
         if (rv != 0) {
-            CONN_ERR(r, s, "database setup failed: %s", dbd_msg(dbd, rv));
+            CONN_ERR(r, s, "database setup failed: %s", dbd_msg(dbd, rv, buf));
             goto failed;
         }
     }
@@ -140,7 +152,7 @@ static rkm_conn *conn_init(request_rec *r, server_rec *s, ap_dbd_t *dbd)
 
         if (rv != 0) {
             CONN_ERR(r, s, "cannot prepare statement %s: %s (is the mod_ranking schema "
-                    "applied to this database?)", rk_queries[i].label, dbd_msg(dbd, rv));
+                    "applied to this database?)", rk_queries[i].label, dbd_msg(dbd, rv, buf));
             goto failed;
         }
     }
@@ -148,7 +160,7 @@ static rkm_conn *conn_init(request_rec *r, server_rec *s, ap_dbd_t *dbd)
         int rv = apr_dbd_prepare(dbd->driver, p, dbd->handle, rkm_tx_sql[i], NULL, &c->tx[i]);
 
         if (rv != 0) {
-            CONN_ERR(r, s, "cannot prepare transaction statement %d: %s", i, dbd_msg(dbd, rv));
+            CONN_ERR(r, s, "cannot prepare transaction statement %d: %s", i, dbd_msg(dbd, rv, buf));
             goto failed;
         }
     }

@@ -286,12 +286,15 @@ void rkm_db_log(request_rec *r, server_rec *s, int level, const char *fmt, ...)
 
 /* ---- the schema of a new connection ---- */
 
-/* Run a statement that may return rows, draining them. */
+/* Run a statement that may return rows, draining them. Random access (seek 1): on
+ * PostgreSQL a sequential select only sends the query, and its error would come at the
+ * first row, unseen; the random one waits for the answer and returns the error. (On
+ * SQLite, apr_dbd reads every row in the select either way.) */
 int rkm_db_drain(apr_pool_t *p, ap_dbd_t *dbd, const char *sql)
 {
     apr_dbd_results_t *res = NULL;
     apr_dbd_row_t *row = NULL;
-    int rv = apr_dbd_select(dbd->driver, p, dbd->handle, &res, sql, 0);
+    int rv = apr_dbd_select(dbd->driver, p, dbd->handle, &res, sql, 1);
 
     if (rv == 0) {
         while (apr_dbd_get_row(dbd->driver, p, res, &row, -1) == 0)
@@ -310,7 +313,8 @@ int rkm_db_schema_version(apr_pool_t *p, ap_dbd_t *dbd)
     const char *v = NULL;
     int version = 0;
 
-    if (apr_dbd_select(dbd->driver, p, dbd->handle, &res, "SELECT version FROM schema_version", 0) == 0) {
+    /* seek 1: a missing table must be an error here, on PostgreSQL too (rkm_db_drain) */
+    if (apr_dbd_select(dbd->driver, p, dbd->handle, &res, "SELECT version FROM schema_version", 1) == 0) {
         while (apr_dbd_get_row(dbd->driver, p, res, &row, -1) == 0) {
             if (!version && apr_dbd_datum_get(dbd->driver, row, 0, APR_DBD_TYPE_STRING, &v) == APR_SUCCESS
                 && v) {

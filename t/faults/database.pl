@@ -9,7 +9,8 @@
 #     restart (a pooled connection that libpq reset has its statements prepared
 #     again); idle meanwhile, the first requests once it is back answer 200 (a pooled
 #     connection idle over a second is tried before its use); and a child logs the
-#     outage's errors at most once a second, with a count.
+#     outage's errors at most once a second, with a count. A database of the first
+#     release (schema version 1) answers 503 JSON and the log says to upgrade.
 # 12. SQLite made read-only while writers run, and a burst of 48 readers opening new
 #     connections meanwhile (SQLite opens them read-only, without an error); then,
 #     still read-only, a graceful restart: the new children's lane PUTs answer 503
@@ -218,7 +219,59 @@ sub pg_fault_tests {
     like($s->error_log, qr/more database error\(s\) of this process since the last one said/,
          'PostgreSQL: the errors not logged are counted');
     $s->stop;
+    pg_old_schema_tests($so, $mpm, $tmp, $servers, $pgport);
     system("$root/t/pg/pg-server.sh", 'stop', $pgdir, $pgport);
+}
+
+# A PostgreSQL database of the first release (no schema_version table): every route
+# answers 503 JSON and the log says to run ranking-admin upgrade, as on SQLite
+# (t/faults/faults.pl, part 6); once upgraded, /connect works without a restart.
+sub pg_old_schema_tests {
+    my ($so, $mpm, $tmp, $servers, $pgport) = @_;
+    my $admin = dirname(dirname(dirname($so))) . '/tools/ranking-admin';
+    my @super = ('runuser', '-u', 'postgres', '--', 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1',
+                 '-h', '127.0.0.1', '-p', $pgport, '-U', 'postgres', '-d', 'postgres');
+    my $made = system(@super, '-c', 'CREATE DATABASE ranking_v1 OWNER ranking') == 0
+        && system("PGPASSWORD=ranking psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p $pgport -U ranking "
+                  . "-d ranking_v1 -f '$root/t/upgrade/schema-v1-pg.sql' -f '$root/t/upgrade/demo-v1.sql' "
+                  . '>/dev/null') == 0;
+    ok($made, 'PostgreSQL, schema version 1: the database is made');
+    return unless $made;
+    my $conninfo = "host=127.0.0.1 port=$pgport dbname=ranking_v1 user=ranking password=ranking";
+    my $s = RkServer->new(dir => "$tmp/pgv1", so => $so, driver => 'pgsql', mpm => $mpm,
+                          params => $conninfo);
+    push @$servers, $s;
+    my ($code, $data) = $s->call('POST', '/connect', undef, { client_id => 'demo', client_secret => 'demo' });
+    ok($code == 503 && ref $data eq 'HASH' && defined $data->{message},
+       "PostgreSQL, schema version 1: /connect answers 503 JSON (got $code)");
+    like($s->error_log, qr/schema version 1, this module needs version \d+: run `ranking-admin upgrade`/,
+         'PostgreSQL, schema version 1: the error log says to run ranking-admin upgrade');
+    unlike($s->error_log, qr/cannot prepare statement/,
+           'PostgreSQL, schema version 1: ... not that a statement cannot be prepared');
+    my $out = `'$admin' --driver pgsql --params '$conninfo' upgrade 2>&1`;
+    ok($? == 0 && $out =~ /from schema version 1 to/,
+       "PostgreSQL, schema version 1: ranking-admin upgrade runs (exit $?)") or print "# $out";
+    ok(defined $s->login('demo', 'demo'), 'PostgreSQL, upgraded: /connect works without a restart');
+    $s->stop;
+    # a schema that lacks a column: PostgreSQL's message quotes the statement around the
+    # error ("LINE 1: ..."), and the log must not
+    $made = system(@super, '-c', 'CREATE DATABASE ranking_bad OWNER ranking') == 0
+        && system("PGPASSWORD=ranking psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p $pgport -U ranking "
+                  . "-d ranking_bad -f '$root/sql/schema-pg.sql' -c 'ALTER TABLE competition DROP COLUMN "
+                  . "ranking' >/dev/null") == 0;
+    ok($made, 'PostgreSQL, a column missing: the database is made');
+    return unless $made;
+    $s = RkServer->new(dir => "$tmp/pgbad", so => $so, driver => 'pgsql', mpm => $mpm,
+                       params => "host=127.0.0.1 port=$pgport dbname=ranking_bad user=ranking password=ranking");
+    push @$servers, $s;
+    ($code, $data) = $s->call('POST', '/connect', undef, { client_id => 'demo', client_secret => 'demo' });
+    ok($code == 503 && ref $data eq 'HASH', "PostgreSQL, a column missing: /connect answers 503 JSON (got $code)");
+    my ($line) = $s->error_log =~ /^(.*cannot prepare statement.*)$/m;
+    ok(defined $line && $line =~ /column .*ranking does not exist/,
+       'PostgreSQL, a column missing: the log says which statement and why') or print "# ", $s->error_log;
+    ok(defined $line && $line !~ /LINE \d|SELECT|start_date/,
+       'PostgreSQL, a column missing: ... without the SQL around it') or print "# $line\n";
+    $s->stop;
 }
 
 # Rounds of 48 requests (8 clients: lane PUTs with scores from BASE, /connect) until
