@@ -52,9 +52,9 @@ my @wods = large_wods($db);
 # one database connection: a second one, opened when the watcher thread holds the
 # first or when a request comes before the previous one gave its connection back
 # (timing decides), would be counted (opening it, its setup)
-my $extra = "DBDMin 1\nDBDKeep 1\nDBDMax 1\n<Location /api>\n    RankingLoginLimit 0\n</Location>\n";
-my $srv = RkServer->new(dir => $dir, so => $so, driver => 'sqlite3',
-                        params => "file:$db?mode=rw", mpm => 'event', extra => $extra);
+my $extra = "DBDMin 1\nDBDKeep 1\nDBDMax 1\n";
+my $srv = RkServer->new(dir => $dir, so => $so, driver => 'sqlite3', params => "file:$db?mode=rw",
+                        mpm => 'event', api => "    RankingLoginLimit 0", extra => $extra);
 my $token = $srv->login('judge', 'judge') or die "cannot log in as judge\n";
 $srv->stop;
 undef $srv;

@@ -21,7 +21,9 @@ sub free_port {
 }
 
 # %opts: dir (scratch directory), so (module path), driver, params (DBDParams),
-# mpm (event|prefork|worker, default event), extra (more configuration lines), nofile
+# mpm (event|prefork|worker, default event), api (more lines inside the mount's
+# <Location /api>: one section, as an admin writes it), extra (more configuration
+# lines, after it), nofile
 # (open files allowed to httpd), env (a hash of variables httpd runs with, e.g. a
 # sanitizer runtime in LD_PRELOAD: only apache2 gets them, not this script's other
 # commands).
@@ -57,6 +59,7 @@ DBDPersist On
 <Location /api>
     SetHandler ranking
     Require all granted
+@{[ $o{api} // '' ]}
 </Location>
 @{[ $o{extra} // '' ]}
 CONF
