@@ -91,8 +91,8 @@ AP_DECLARE_MODULE(ranking) = {
     STANDARD20_MODULE_STUFF,
     rkm_config_create_dir,
     rkm_config_merge_dir,
-    NULL,
-    NULL,
+    rkm_changes_create_server,
+    NULL,   /* each virtual host gets its own at post_config (mod_ranking_changes.c) */
     rkm_config_cmds,
     rkm_register_hooks
 #if defined(AP_MODULE_FLAG_ALWAYS_MERGE)

@@ -60,7 +60,7 @@ int rkm_send_error(request_rec *r, int status, const char *message)
     if (rq && rq->quick) {
         return DECLINED;
     }
-    rkm_request_error_headers(r);
+    rkm_request_error_headers(r, r->headers_out);
     if (status == HTTP_SERVICE_UNAVAILABLE && !apr_table_get(r->headers_out, "Retry-After")) {
         apr_table_setn(r->headers_out, "Retry-After", "1");
     }

@@ -138,7 +138,6 @@ int rkm_role_on(request_rec *r, const rkm_req *rq, const char *competition_id)
  * entry.  In the connection's pool, zeroed when the connection ends (the header is a
  * secret); one thread serves a connection's requests at a time. */
 #define MEMO_HEADER_MAX 96   /* "Bearer " and a token of 43 characters, with room */
-#define MEMO_KEY "mod_ranking:token"
 
 typedef struct {
     size_t hlen;                 /* 0: nothing remembered */
@@ -162,15 +161,13 @@ static apr_status_t memo_wipe(void *data)
 
 static token_memo *memo_of(conn_rec *c, int create)
 {
-    void *m = NULL;
+    rkm_conn_state *st = rkm_conn_state_of(c, create);
 
-    apr_pool_userdata_get(&m, MEMO_KEY, c->pool);
-    if (!m && create) {
-        m = apr_pcalloc(c->pool, sizeof(token_memo));
-        apr_pool_cleanup_register(c->pool, m, memo_wipe, apr_pool_cleanup_null);
-        apr_pool_userdata_setn(m, MEMO_KEY, NULL, c->pool);
+    if (st && !st->memo && create) {
+        st->memo = apr_pcalloc(c->pool, sizeof(token_memo));
+        apr_pool_cleanup_register(c->pool, st->memo, memo_wipe, apr_pool_cleanup_null);
     }
-    return m;
+    return st ? st->memo : NULL;
 }
 
 /* Whether M's result (for the same header) holds for RQ at NOW. */

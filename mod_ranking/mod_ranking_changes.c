@@ -10,10 +10,27 @@
 /* ---- the revision the children share ---- */
 
 /* The change counters last read by any child, one slot per virtual host (its index
- * in SLOTS, keyed by the server_rec's address), mapped by the parent at post_config
+ * in the virtual host's own server_conf), mapped by the parent at post_config
  * (rk_revshare.h; RankingRevisionCheck). */
 static rk_revshare *revshare;
-static apr_hash_t *revshare_slots;
+
+typedef struct {
+    int revshare_slot;   /* -1 before post_config */
+} server_conf;
+
+void *rkm_changes_create_server(apr_pool_t *p, server_rec *s)
+{
+    server_conf *c = apr_pcalloc(p, sizeof(*c));
+
+    (void)s;
+    c->revshare_slot = -1;
+    return c;
+}
+
+static server_conf *server_conf_of(server_rec *s)
+{
+    return ap_get_module_config(s->module_config, &ranking_module);
+}
 
 /* post_config: a slot per server_rec (virtual host). */
 static int revshare_map(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp, server_rec *s)
@@ -26,12 +43,13 @@ static int revshare_map(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp, 
     if (ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_PRE_CONFIG) {
         return OK;   /* the first, dry run of the configuration */
     }
-    revshare_slots = apr_hash_make(pconf);
     for (v = s; v; v = v->next) {
-        uint32_t *i = apr_palloc(pconf, sizeof(*i));
+        /* its own (a virtual host without any of the module's directives shares the
+         * main server's until now) */
+        server_conf *c = apr_pmemdup(pconf, server_conf_of(v), sizeof(*c));
 
-        *i = n++;
-        apr_hash_set(revshare_slots, apr_pmemdup(pconf, &v, sizeof(v)), sizeof(v), i);
+        c->revshare_slot = (int)n++;
+        ap_set_module_config(v->module_config, &ranking_module, c);
     }
     if (!rkm_shared_map(pconf, s, rk_revshare_size(n), (void **)&revshare,
                         "shared revision table")) {
@@ -91,14 +109,13 @@ int rkm_revision_read_bg(apr_pool_t *p, server_rec *s, rkm_db *db, rkm_rev *rev)
 static int revision_shared(request_rec *r, rkm_db *db, rkm_rev *rev, int fresh)
 {
     apr_interval_time_t bound = rkm_config_revision_check();
-    uint32_t *slot = revshare && revshare_slots
-                     ? apr_hash_get(revshare_slots, &r->server, sizeof(r->server)) : NULL;
+    int slot = revshare ? server_conf_of(r->server)->revshare_slot : -1;
     apr_time_t start = apr_time_now();
     uint64_t gen = 0, data, auth;
     char epoch[RK_REVSHARE_EPOCH];
 
-    if (slot && bound > 0) {
-        if (!fresh && rk_revshare_get(revshare, *slot, start, bound, &data, &auth, epoch,
+    if (slot >= 0 && bound > 0) {
+        if (!fresh && rk_revshare_get(revshare, (uint32_t)slot, start, bound, &data, &auth, epoch,
                                       sizeof(epoch))) {
             rev->epoch = apr_pstrdup(r->pool, epoch);
             rev->data = data;
@@ -113,8 +130,8 @@ static int revision_shared(request_rec *r, rkm_db *db, rkm_rev *rev, int fresh)
     if (rkm_revision_read(r, db, rev) != 0) {
         return -1;
     }
-    if (slot && bound > 0) {
-        rk_revshare_put(revshare, *slot, gen, start, rev->data, rev->auth, rev->epoch);
+    if (slot >= 0 && bound > 0) {
+        rk_revshare_put(revshare, (uint32_t)slot, gen, start, rev->data, rev->auth, rev->epoch);
     }
     return 0;
 }

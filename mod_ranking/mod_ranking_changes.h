@@ -52,6 +52,10 @@ typedef struct {
 
 void rkm_changes_register_hooks(void);
 
+/* The module's per-server configuration (no directive): what each virtual host's
+ * requests find in one load, its slot in the shared revision table. */
+void *rkm_changes_create_server(apr_pool_t *p, server_rec *s);
+
 /* ---- the revision ---- */
 
 /* Read the change counters into REV.  0, or -1 on a database error. */

@@ -106,8 +106,7 @@ static void insert_error_filter(request_rec *r)
         return;
     }
     /* on every answer of the mount, also on HEAD, where no body passes the filter */
-    apr_table_setn(r->err_headers_out, "X-Content-Type-Options", "nosniff");
-    rkm_request_error_headers(r);
+    rkm_error_headers(r);
     for (f = r->output_filters; f; f = f->next) {
         if (f->frec == error_filter_handle) {
             return;   /* an error while answering an error: already there */

@@ -96,14 +96,15 @@ typedef struct {
  * this hook).  When C is a listener's, its turns may begin: the first one now. */
 static void suspended(conn_rec *c, request_rec *r)
 {
-    rkm_listener *l = ap_get_module_config(c->conn_config, &ranking_module);
+    rkm_conn_state *st = rkm_conn_state_of(c, 0);
+    rkm_listener *l = st ? st->listener : NULL;
     conn_side *cs;
 
     (void)r;   /* may be freed already: a turn can end the request before this */
     if (!l) {
         return;
     }
-    ap_set_module_config(c->conn_config, &ranking_module, NULL);
+    st->listener = NULL;
     cs = rkm_listener_side(l);
     /* a stream's first turn detaches it from its request (no turn runs before this) */
     rkm_listener_parked(l, cs->r != NULL);
@@ -126,7 +127,7 @@ int rkm_parked_park(rkm_listener *l)
     conn_rec *c = rkm_listener_conn(l);
 
     apr_pool_pre_cleanup_register(c->pool, l, unparked);
-    ap_set_module_config(c->conn_config, &ranking_module, l);
+    rkm_conn_state_of(c, 1)->listener = l;
     give_back_kept_memory(c);
     return SUSPENDED;
 }

@@ -22,4 +22,17 @@ APLOG_USE_MODULE(ranking);
 /* The name of the handler a mount sets: SetHandler ranking */
 #define RKM_HANDLER "ranking"
 
+/* What the module keeps per connection, in its slot of c->conn_config (one load,
+ * where a pool's userdata is a string hash: about 230 instructions a request), both
+ * in c->pool: the token check's memo (mod_ranking_auth.c) and an event stream's
+ * listener from its parking until the MPM suspends the connection
+ * (mod_ranking_parked.c). */
+typedef struct {
+    void *memo;
+    void *listener;
+} rkm_conn_state;
+
+/* C's state; made (zeroed) when there is none and CREATE, else NULL. */
+rkm_conn_state *rkm_conn_state_of(conn_rec *c, int create);
+
 #endif

@@ -368,7 +368,7 @@ static int send_answer(request_rec *r, rkm_req *rq, const char *key, const void 
         /* answered from here on: the headers the access hook and rkm_read set on
          * the normal path, in the same order, and the output filters of the mount */
         rkm_common_headers(r, rq);
-        apr_table_mergen(r->err_headers_out, "Vary", "Accept-Encoding");
+        apr_table_mergen(r->headers_out, "Vary", "Accept-Encoding");
         ap_run_insert_filter(r);
     }
     apr_table_setn(r->headers_out, "ETag", etag);
@@ -428,7 +428,7 @@ int rkm_read(request_rec *r, rkm_req *rq)
      * them all: mod_cache reads only the first */
     if (!rq->waited && !rq->quick) {   /* (a long poll's second turn has it already;
                                          * the quick handler's answer: send_answer) */
-        apr_table_mergen(r->err_headers_out, "Vary", "Accept-Encoding");
+        apr_table_mergen(r->headers_out, "Vary", "Accept-Encoding");
     }
     /* the connection is opened when the database is asked: an answer in the cache,
      * with the change counters shared by the children, needs none */

@@ -64,6 +64,17 @@ static int public_read(request_rec *r, const rkm_req *rq)
            && rkm_config_public(r);
 }
 
+rkm_conn_state *rkm_conn_state_of(conn_rec *c, int create)
+{
+    rkm_conn_state *st = ap_get_module_config(c->conn_config, &ranking_module);
+
+    if (!st && create) {
+        st = apr_pcalloc(c->pool, sizeof(*st));
+        ap_set_module_config(c->conn_config, &ranking_module, st);
+    }
+    return st;
+}
+
 rkm_req *rkm_request(request_rec *r)
 {
     rkm_req *rq = ap_get_module_config(r->request_config, &ranking_module);
@@ -82,68 +93,87 @@ rkm_req *rkm_request(request_rec *r)
  * RankingPublicCache seconds.  It varies with Prefer (RFC 7240: the server applies
  * wait=N), and the answer to a long poll (Prefer: wait=N) is never stored, so that a
  * cache passes every long poll on instead of answering it 304 at once from a copy.
- * Errors say no-store (public_error). */
-static void public_headers(request_rec *r)
+ * Errors say no-store (rkm_request_error_headers). */
+static void public_headers(request_rec *r, apr_table_t *t)
 {
-    apr_table_mergen(r->err_headers_out, "Vary", "Prefer");
+    apr_table_mergen(t, "Vary", "Prefer");
     if (rk_prefer_wait(apr_table_get(r->headers_in, "Prefer")) > 0) {
-        apr_table_setn(r->err_headers_out, "Cache-Control", "no-store");
+        apr_table_setn(t, "Cache-Control", "no-store");
         return;
     }
-    apr_table_setn(r->err_headers_out, "Cache-Control", rkm_config_public_cache_control(r));
+    apr_table_setn(t, "Cache-Control", rkm_config_public_cache_control(r));
 }
 
 /* An error answer to a public read is not kept by any cache (a 404 is cacheable by
  * default: a resource created a moment later would stay hidden behind it). */
-void rkm_request_error_headers(request_rec *r)
+void rkm_request_error_headers(request_rec *r, apr_table_t *t)
 {
     const rkm_req *rq = ap_get_module_config(r->request_config, &ranking_module);
 
     if (rq && rq->anonymous) {
-        apr_table_setn(r->err_headers_out, "Cache-Control", "no-store");
+        apr_table_setn(t, "Cache-Control", "no-store");
     }
 }
 
-void rkm_common_headers(request_rec *r, rkm_req *rq)
+static void common_headers(request_rec *r, const rkm_req *rq, apr_table_t *t)
 {
     const char *const *origins;
     const char *origin;
     size_t n;
 
-    if (rq->headers_done) {
-        return;
-    }
-    rq->headers_done = 1;
-    apr_table_setn(r->err_headers_out, "X-Content-Type-Options", "nosniff");
+    apr_table_setn(t, "X-Content-Type-Options", "nosniff");
     /* an authenticated answer: browsers revalidate it (ETag), shared caches keep
      * nothing (/connect says no-store itself; an OPTIONS answer holds no data) */
     if (rq->anonymous) {
-        public_headers(r);
+        public_headers(r, t);
     }
     else if (rq->method != RK_M_OPTIONS && rq->route.id != RK_ROUTE_CONNECT) {
-        apr_table_setn(r->err_headers_out, "Cache-Control", "private, no-cache");
+        apr_table_setn(t, "Cache-Control", "private, no-cache");
     }
     if (!(origins = rkm_config_cors_origins(r, &n))) {
         return;   /* CORS off: no header of it */
     }
     /* the answer depends on Origin once CORS is on, listed or not */
-    apr_table_mergen(r->err_headers_out, "Vary", "Origin");
+    apr_table_mergen(t, "Vary", "Origin");
     origin = apr_table_get(r->headers_in, "Origin");
     if (!rk_cors_origin_listed(origin, origins, n)) {
         return;
     }
-    apr_table_setn(r->err_headers_out, "Access-Control-Allow-Origin", origin);
+    apr_table_setn(t, "Access-Control-Allow-Origin", origin);
     if (rq->method == RK_M_OPTIONS
         && apr_table_get(r->headers_in, "Access-Control-Request-Method")) {
         const char *allow = rk_route_allow(rq->route.id);
 
         if (allow) {   /* a known route: what it takes (an unknown one is 404) */
-            apr_table_setn(r->err_headers_out, "Access-Control-Allow-Methods", allow);
-            apr_table_setn(r->err_headers_out, "Access-Control-Allow-Headers",
-                           RK_CORS_ALLOW_HEADERS);
-            apr_table_setn(r->err_headers_out, "Access-Control-Max-Age", RK_CORS_MAX_AGE);
+            apr_table_setn(t, "Access-Control-Allow-Methods", allow);
+            apr_table_setn(t, "Access-Control-Allow-Headers", RK_CORS_ALLOW_HEADERS);
+            apr_table_setn(t, "Access-Control-Max-Age", RK_CORS_MAX_AGE);
         }
         return;
     }
-    apr_table_setn(r->err_headers_out, "Access-Control-Expose-Headers", RK_CORS_EXPOSE_HEADERS);
+    apr_table_setn(t, "Access-Control-Expose-Headers", RK_CORS_EXPOSE_HEADERS);
+}
+
+/* In headers_out: httpd's header filter merges a non-empty err_headers_out into it on
+ * every answer (a table made and both copied: about 300 instructions a request), so
+ * the answers that succeed have nothing there.  An error answer that httpd writes
+ * itself starts from err_headers_out alone; rkm_error_headers puts them there again. */
+void rkm_common_headers(request_rec *r, rkm_req *rq)
+{
+    if (rq->headers_done) {
+        return;
+    }
+    rq->headers_done = 1;
+    common_headers(r, rq, r->headers_out);
+}
+
+void rkm_error_headers(request_rec *r)
+{
+    const rkm_req *rq = ap_get_module_config(r->request_config, &ranking_module);
+
+    if (rq && rq->headers_done) {
+        common_headers(r, rq, r->err_headers_out);
+    }
+    apr_table_setn(r->err_headers_out, "X-Content-Type-Options", "nosniff");
+    rkm_request_error_headers(r, r->err_headers_out);
 }

@@ -48,8 +48,9 @@ int rkm_is_ours(request_rec *r);
 /* This request's state, made and attached on the first call (route parsed once). */
 rkm_req *rkm_request(request_rec *r);
 
-/* The headers every answer of the mount carries, whoever writes it (httpd's own error
- * pages included: err_headers_out), set once per request: X-Content-Type-Options;
+/* The headers every answer of the mount carries, whoever writes it, set once per
+ * request (in headers_out; httpd's own error pages get them from rkm_error_headers):
+ * X-Content-Type-Options;
  * Cache-Control: private, no-cache on the answers that need a token, and on a
  * public read (RQ->anonymous) public, max-age=N, stale-while-revalidate=M with
  * Vary: Prefer (no-store for a long poll; errors say no-store); with
@@ -57,9 +58,14 @@ rkm_req *rkm_request(request_rec *r);
  * preflight (OPTIONS with Access-Control-Request-Method) or of an answer. */
 void rkm_common_headers(request_rec *r, rkm_req *rq);
 
-/* The headers of an error answer to a public read: no cache keeps it (a 404 is
+/* The headers of an error answer to a public read, in T: no cache keeps it (a 404 is
  * cacheable by default: a resource created a moment later would stay hidden behind
  * it). */
-void rkm_request_error_headers(request_rec *r);
+void rkm_request_error_headers(request_rec *r, apr_table_t *t);
+
+/* An error answer that httpd writes itself (ap_send_error_response, which has swapped
+ * headers_out for err_headers_out and emptied the former): the common headers again,
+ * in err_headers_out, nosniff on any request of a mount, and the error's. */
+void rkm_error_headers(request_rec *r);
 
 #endif

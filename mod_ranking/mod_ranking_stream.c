@@ -115,14 +115,14 @@ static void stream_head(request_rec *r, int on)
 {
     if (!on) {
         apr_table_unset(r->headers_out, "X-Accel-Buffering");
-        apr_table_setn(r->err_headers_out, "Cache-Control", "private, no-cache");
+        apr_table_setn(r->headers_out, "Cache-Control", "private, no-cache");
         return;
     }
     r->status = HTTP_OK;
     ap_set_content_type(r, "text/event-stream");
     rkm_parked_hold_head(r);
     /* in place of the "private, no-cache" of authenticated answers */
-    apr_table_setn(r->err_headers_out, "Cache-Control", "no-cache");
+    apr_table_setn(r->headers_out, "Cache-Control", "no-cache");
     apr_table_setn(r->headers_out, "X-Accel-Buffering", "no");
 }
 

@@ -4,6 +4,7 @@
  * older than a commit whose bump was done before the lookup. */
 #include <check.h>
 #include <pthread.h>
+#include <unistd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,6 +153,11 @@ static void *committer(void *arg)
 
         rk_revshare_bump(shared);
         __atomic_store_n(&bumped, v, __ATOMIC_SEQ_CST);
+        if (i % 1000 == 999) {
+            /* a pause now and then, as between real commits: on a loaded machine the
+             * readers may otherwise never get a lookup in between two bumps (hits 0) */
+            usleep(200);
+        }
     }
     __atomic_store_n(&stop_flag, 1, __ATOMIC_SEQ_CST);
     return NULL;
