@@ -104,20 +104,20 @@ int rkm_revision_read_bg(apr_pool_t *p, server_rec *s, rkm_db *db, rkm_rev *rev)
 
 /* The change counters for a request: unless FRESH, from what any child of this server
  * read less than RankingRevisionCheck ago with no commit of this server since,
- * without the database; else read from the database (DB, opened here when its dbd is
- * NULL) and kept for the others.  1 (shared), 0 (read), or -1 (logged). */
-static int revision_shared(request_rec *r, rkm_db *db, rkm_rev *rev, int fresh)
+ * without the database (its epoch in EPOCH, RK_REVSHARE_EPOCH bytes); else read from
+ * the database (DB, opened here when its dbd is NULL) and kept for the others.
+ * 1 (shared), 0 (read), or -1 (logged). */
+static int revision_shared(request_rec *r, rkm_db *db, rkm_rev *rev, char *epoch, int fresh)
 {
     apr_interval_time_t bound = rkm_config_revision_check();
     int slot = revshare ? server_conf_of(r->server)->revshare_slot : -1;
     apr_time_t start = apr_time_now();
     uint64_t gen = 0, data, auth;
-    char epoch[RK_REVSHARE_EPOCH];
 
     if (slot >= 0 && bound > 0) {
         if (!fresh && rk_revshare_get(revshare, (uint32_t)slot, start, bound, &data, &auth, epoch,
-                                      sizeof(epoch))) {
-            rev->epoch = apr_pstrdup(r->pool, epoch);
+                                      RK_REVSHARE_EPOCH)) {
+            rev->epoch = epoch;   /* the request's own buffer: no copy */
             rev->data = data;
             rev->auth = auth;
             return 1;
@@ -138,7 +138,7 @@ static int revision_shared(request_rec *r, rkm_db *db, rkm_rev *rev, int fresh)
 
 static int request_revision(request_rec *r, rkm_db *db, rkm_req *rq, int fresh)
 {
-    int got = revision_shared(r, db, &rq->rev, fresh);
+    int got = revision_shared(r, db, &rq->rev, rq->rev_epoch, fresh);
 
     if (got < 0) {
         return -1;

@@ -7,6 +7,7 @@
 #include "mod_ranking_private.h"
 #include "mod_ranking_changes.h"
 #include "rk_idem.h"
+#include "rk_revshare.h"
 #include "rk_router.h"
 
 /* The state of one request, made once by the first hook that needs
@@ -31,6 +32,7 @@ typedef struct rkm_req {
                              * (mod_ranking_read.h, rkm_read): what is not there, and
                              * every error, is left to the normal path */
     rkm_rev rev;
+    char rev_epoch[RK_REVSHARE_EPOCH];   /* REV's epoch when it came from the shared table */
     /* safe retries (mod_ranking_idem.h): the request's Idempotency-Key, its
      * fingerprint, and where its answer stands (RKM_IDEM_*) */
     int idem;
