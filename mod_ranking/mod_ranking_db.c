@@ -70,18 +70,19 @@ void rkm_db_register_hooks(void)
  * tried once at its next use (conn_usable), so that none fails a request later. */
 static apr_time_t lost_at;
 
-/* The driver's message of error RV on DBD ("unknown" when it has none). */
-/* The driver's message for RV, its first line only, in BUF (DBD_MSG_MAX): PostgreSQL's
- * go on with "LINE 1:" and the statement's text around the error; no SQL is logged. */
+/* The driver's message of error RV on DBD ("unknown" when it has none), its first
+ * line only, in BUF (DBD_MSG_MAX): PostgreSQL's go on with "LINE 1:" and the
+ * statement's text around the error; no SQL is logged. */
 #define DBD_MSG_MAX 240
 static const char *dbd_msg(ap_dbd_t *dbd, int rv, char *buf)
 {
     const char *msg = apr_dbd_error(dbd->driver, dbd->handle, rv);
-    size_t n = msg ? strcspn(msg, "\r\n") : 0;
+    size_t n;
 
     if (!msg) {
         return "unknown";
     }
+    n = strcspn(msg, "\r\n");
     n = n < DBD_MSG_MAX - 1 ? n : DBD_MSG_MAX - 1;
     memcpy(buf, msg, n);
     buf[n] = '\0';

@@ -172,8 +172,10 @@ void rkm_error_headers(request_rec *r)
     const rkm_req *rq = ap_get_module_config(r->request_config, &ranking_module);
 
     if (rq && rq->headers_done) {
-        common_headers(r, rq, r->err_headers_out);
+        common_headers(r, rq, r->err_headers_out);   /* nosniff among them */
     }
-    apr_table_setn(r->err_headers_out, "X-Content-Type-Options", "nosniff");
+    else {
+        apr_table_setn(r->err_headers_out, "X-Content-Type-Options", "nosniff");
+    }
     rkm_request_error_headers(r, r->err_headers_out);
 }

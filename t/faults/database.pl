@@ -229,18 +229,25 @@ sub pg_fault_tests {
 sub pg_old_schema_tests {
     my ($so, $mpm, $tmp, $servers, $pgport) = @_;
     my $admin = dirname(dirname(dirname($so))) . '/tools/ranking-admin';
-    my @super = ('runuser', '-u', 'postgres', '--', 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1',
-                 '-h', '127.0.0.1', '-p', $pgport, '-U', 'postgres', '-d', 'postgres');
-    my $made = system(@super, '-c', 'CREATE DATABASE ranking_v1 OWNER ranking') == 0
-        && system("PGPASSWORD=ranking psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p $pgport -U ranking "
-                  . "-d ranking_v1 -f '$root/t/upgrade/schema-v1-pg.sql' -f '$root/t/upgrade/demo-v1.sql' "
-                  . '>/dev/null') == 0;
-    ok($made, 'PostgreSQL, schema version 1: the database is made');
-    return unless $made;
-    my $conninfo = "host=127.0.0.1 port=$pgport dbname=ranking_v1 user=ranking password=ranking";
-    my $s = RkServer->new(dir => "$tmp/pgv1", so => $so, driver => 'pgsql', mpm => $mpm,
-                          params => $conninfo);
-    push @$servers, $s;
+    # a database NAME of role ranking, made by psql with ARGS, and a server on it:
+    # (server, conninfo), or nothing when the database could not be made (said as WHAT)
+    my $server_on = sub {
+        my ($name, $what, $args) = @_;
+        my $made = system('runuser', '-u', 'postgres', '--', 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1',
+                          '-h', '127.0.0.1', '-p', $pgport, '-U', 'postgres', '-d', 'postgres',
+                          '-c', "CREATE DATABASE $name OWNER ranking") == 0
+            && system("PGPASSWORD=ranking psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p $pgport "
+                      . "-U ranking -d $name $args >/dev/null") == 0;
+        ok($made, "PostgreSQL, $what: the database is made");
+        return unless $made;
+        my $conninfo = "host=127.0.0.1 port=$pgport dbname=$name user=ranking password=ranking";
+        my $s = RkServer->new(dir => "$tmp/$name", so => $so, driver => 'pgsql', mpm => $mpm,
+                              params => $conninfo);
+        push @$servers, $s;
+        return ($s, $conninfo);
+    };
+    my ($s, $conninfo) = $server_on->('ranking_v1', 'schema version 1',
+        "-f '$root/t/upgrade/schema-v1-pg.sql' -f '$root/t/upgrade/demo-v1.sql'") or return;
     my ($code, $data) = $s->call('POST', '/connect', undef, { client_id => 'demo', client_secret => 'demo' });
     ok($code == 503 && ref $data eq 'HASH' && defined $data->{message},
        "PostgreSQL, schema version 1: /connect answers 503 JSON (got $code)");
@@ -255,15 +262,8 @@ sub pg_old_schema_tests {
     $s->stop;
     # a schema that lacks a column: PostgreSQL's message quotes the statement around the
     # error ("LINE 1: ..."), and the log must not
-    $made = system(@super, '-c', 'CREATE DATABASE ranking_bad OWNER ranking') == 0
-        && system("PGPASSWORD=ranking psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p $pgport -U ranking "
-                  . "-d ranking_bad -f '$root/sql/schema-pg.sql' -c 'ALTER TABLE competition DROP COLUMN "
-                  . "ranking' >/dev/null") == 0;
-    ok($made, 'PostgreSQL, a column missing: the database is made');
-    return unless $made;
-    $s = RkServer->new(dir => "$tmp/pgbad", so => $so, driver => 'pgsql', mpm => $mpm,
-                       params => "host=127.0.0.1 port=$pgport dbname=ranking_bad user=ranking password=ranking");
-    push @$servers, $s;
+    ($s) = $server_on->('ranking_bad', 'a column missing',
+        "-f '$root/sql/schema-pg.sql' -c 'ALTER TABLE competition DROP COLUMN ranking'") or return;
     ($code, $data) = $s->call('POST', '/connect', undef, { client_id => 'demo', client_secret => 'demo' });
     ok($code == 503 && ref $data eq 'HASH', "PostgreSQL, a column missing: /connect answers 503 JSON (got $code)");
     my ($line) = $s->error_log =~ /^(.*cannot prepare statement.*)$/m;
