@@ -26,6 +26,8 @@ typedef struct entry {
     unsigned refs;
     uint32_t meta;     /* the caller's (a list's whole length) */
     uint64_t tag;      /* the caller's (a published answer's content hash) */
+    unsigned char digest[RK_CACHE_DIGEST];   /* the caller's (a resource's ETag) */
+    unsigned char has_digest;
 } entry;
 
 #define VALUE(e) ((char *)((e) + 1))
@@ -190,6 +192,7 @@ void *rk_cache_value_new(const char *key, size_t len)
     e->rev = 0;
     e->meta = 0;
     e->tag = 0;
+    e->has_digest = 0;
     return VALUE(e);
 }
 
@@ -246,6 +249,19 @@ void rk_cache_value_set_tag(void *value, uint64_t tag)
 uint64_t rk_cache_value_tag(const void *value)
 {
     return ENTRY(value)->tag;
+}
+
+void rk_cache_value_set_digest(void *value, const unsigned char *digest)
+{
+    memcpy(ENTRY(value)->digest, digest, RK_CACHE_DIGEST);
+    ENTRY(value)->has_digest = 1;
+}
+
+const unsigned char *rk_cache_value_digest(const void *value)
+{
+    const entry *e = ENTRY(value);
+
+    return e->has_digest ? e->digest : NULL;
 }
 
 /* FNV-1a, 64 bits */

@@ -59,6 +59,13 @@ uint32_t rk_cache_value_meta(const void *value);
  * (the published view, mod_ranking_read.c). */
 void rk_cache_value_set_tag(void *value, uint64_t tag);
 uint64_t rk_cache_value_tag(const void *value);
+/* RK_CACHE_DIGEST bytes kept with a value (set before it is shared): the answer cache
+ * keeps there the digest that a single resource's ETag is made of, computed once when
+ * the answer is built rather than at every read (mod_ranking_read_etag.c).  NULL
+ * unless set. */
+#define RK_CACHE_DIGEST 16
+void rk_cache_value_set_digest(void *value, const unsigned char *digest);
+const unsigned char *rk_cache_value_digest(const void *value);
 
 /* A 64-bit hash of LEN bytes of DATA (FNV-1a, its start mixed with SEED): for tags
  * that change when the content does, not against an adversary. */

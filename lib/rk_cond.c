@@ -1,5 +1,4 @@
 /* rk_cond.c: conditional requests and lane entity tags.  See rk_cond.h. */
-#include <stdio.h>
 #include <string.h>
 
 #include "rk_cond.h"
@@ -83,21 +82,44 @@ rk_cond rk_cond_eval(const char *if_match, const char *if_none_match, const char
     return RK_COND_PASS;
 }
 
-static char *object_etag(const char *epoch, char kind, const char *obj, size_t len, char *out)
+void rk_object_digest(const char *obj, size_t len, unsigned char *digest)
 {
-    static const char hex[] = "0123456789abcdef";
     unsigned char d[32];
-    char h[33];
-    int i, n;
 
     rk_sha256(obj, len, d);
-    for (i = 0; i < 16; i++) {
-        h[2 * i] = hex[d[i] >> 4];
-        h[2 * i + 1] = hex[d[i] & 15];
+    memcpy(digest, d, RK_OBJECT_DIGEST);
+}
+
+char *rk_object_etag(const char *epoch, char kind, const unsigned char *digest, char *out)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t elen = strlen(epoch), i;
+    char *p = out;
+
+    /* "\"EPOCH-K<32 hex>\"" and its NUL */
+    if (elen + 4 + 2 * RK_OBJECT_DIGEST >= RK_LANE_ETAG_MAX) {
+        return NULL;
     }
-    h[32] = '\0';
-    n = snprintf(out, RK_LANE_ETAG_MAX, "\"%s-%c%s\"", epoch, kind, h);
-    return n > 0 && n < RK_LANE_ETAG_MAX ? out : NULL;
+    *p++ = '"';
+    memcpy(p, epoch, elen);
+    p += elen;
+    *p++ = '-';
+    *p++ = kind;
+    for (i = 0; i < RK_OBJECT_DIGEST; i++) {
+        *p++ = hex[digest[i] >> 4];
+        *p++ = hex[digest[i] & 15];
+    }
+    *p++ = '"';
+    *p = '\0';
+    return out;
+}
+
+static char *object_etag(const char *epoch, char kind, const char *obj, size_t len, char *out)
+{
+    unsigned char d[RK_OBJECT_DIGEST];
+
+    rk_object_digest(obj, len, d);
+    return rk_object_etag(epoch, kind, d, out);
 }
 
 char *rk_lane_etag(const char *epoch, const char *obj, size_t len, char *out)

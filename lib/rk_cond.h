@@ -43,6 +43,15 @@ char *rk_lane_etag(const char *epoch, const char *obj, size_t len, char *out);
  * OUT: RK_LANE_ETAG_MAX bytes at least. */
 char *rk_resource_etag(const char *epoch, const char *obj, size_t len, char *out);
 
+/* The two steps of those tags, for a caller that keeps the digest of an object whose
+ * bytes do not change (a cached answer): the first RK_OBJECT_DIGEST bytes of the
+ * SHA-256 of OBJ; then the tag of KIND ('l': a lane, 'r': another resource) from
+ * them, into OUT (RK_LANE_ETAG_MAX bytes at least): OUT, or NULL when EPOCH is too
+ * long. */
+#define RK_OBJECT_DIGEST 16
+void rk_object_digest(const char *obj, size_t len, unsigned char *digest);
+char *rk_object_etag(const char *epoch, char kind, const unsigned char *digest, char *out);
+
 /* The resource object of a single-resource answer {"status":"success","<key>":{...}}
  * (as rk_json_answer writes it): *OBJ and *OBJLEN point into BODY.  0, or -1 when
  * BODY is not of that shape. */

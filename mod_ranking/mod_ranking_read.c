@@ -144,6 +144,9 @@ static void *make_answer(void *ctxv, int *status, size_t *len)
     if (v && a->published) {   /* its ETag: its content (and X-Total-Count) */
         rk_cache_value_set_tag(v, rk_cache_hash_bytes(v, *len, rk_cache_value_meta(v)));
     }
+    if (v) {   /* a single resource's ETag: its object's digest, once */
+        rkm_answer_etag_prepare(a->rq->route.id, v, *len);
+    }
     return v;
 }
 

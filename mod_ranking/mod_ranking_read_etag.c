@@ -24,21 +24,30 @@ const char *rkm_u64_text(apr_pool_t *p, apr_uint64_t v)
 /* The strong ETag of a single resource's answer V (a competition, WOD, spot, zone,
  * heat, voie or line): the resource's own tag, which changes only when what is shown
  * of it changes (rk_lane_etag, rk_resource_etag), so that a conditional write is not
- * refused because something else of a busy competition changed.  NULL when V is not
- * of the expected shape (never, for answers of rk_json_answer). */
+ * refused because something else of a busy competition changed.  Its digest is kept
+ * with the cached answer (rkm_answer_etag_prepare); it is computed here only for a
+ * value that has none.  NULL when V is not of the expected shape (never, for answers
+ * of rk_json_answer). */
 static const char *own_answer_etag(request_rec *r, rk_route_id id, const char *epoch,
                                    const void *v, size_t len)
 {
+    const unsigned char *kept = rk_cache_value_digest(v);
+    unsigned char d[RK_OBJECT_DIGEST];
     const char *obj;
     size_t n;
-    char *out = apr_palloc(r->pool, RK_LANE_ETAG_MAX);
 
-    if (rk_answer_object(v, len, &obj, &n) != 0) {
-        return NULL;
+    if (!kept) {
+        if (rk_answer_object(v, len, &obj, &n) != 0) {
+            return NULL;
+        }
+        rk_object_digest(obj, n, d);
+        kept = d;
     }
-    return id == RK_ROUTE_A_VOIE || id == RK_ROUTE_B_LINE ? rk_lane_etag(epoch, obj, n, out)
-           : rk_resource_etag(epoch, obj, n, out);
+    return rk_object_etag(epoch, id == RK_ROUTE_A_VOIE || id == RK_ROUTE_B_LINE ? 'l' : 'r',
+                          kept, apr_palloc(r->pool, RK_LANE_ETAG_MAX));
 }
+
+_Static_assert(RK_OBJECT_DIGEST == RK_CACHE_DIGEST, "the answer cache keeps a whole digest");
 
 /* One resource (not a list, a leaderboard or a stream): it has a tag of its own. */
 static int has_own_etag(rk_route_id id)
@@ -46,6 +55,18 @@ static int has_own_etag(rk_route_id id)
     const rk_route_def *d = rk_route_def_of(id);
 
     return d && !d->list && d->answer == RK_ANSWER_ROWS;
+}
+
+void rkm_answer_etag_prepare(rk_route_id id, void *value, size_t len)
+{
+    unsigned char d[RK_OBJECT_DIGEST];
+    const char *obj;
+    size_t n;
+
+    if (has_own_etag(id) && rk_answer_object(value, len, &obj, &n) == 0) {
+        rk_object_digest(obj, n, d);
+        rk_cache_value_set_digest(value, d);
+    }
 }
 
 const char *rkm_answer_etag(request_rec *r, const rkm_req *rq, const char *key,

@@ -6,6 +6,7 @@
 
 #include "mod_ranking_private.h"
 #include "rk_query.h"
+#include "rk_router.h"
 
 struct rkm_req;
 
@@ -21,5 +22,10 @@ const char *rkm_u64_text(apr_pool_t *p, apr_uint64_t v);
 const char *rkm_answer_etag(request_rec *r, const struct rkm_req *rq, const char *key,
                             const char *division, const rk_list_query *lq, int published,
                             const void *value, size_t len);
+
+/* Before the answer VALUE (LEN bytes) of route ID is shared (cached): the digest its
+ * ETag is made of, kept with it when it is a single resource's (rk_cache_value_digest),
+ * so that a read of it does not hash it again. */
+void rkm_answer_etag_prepare(rk_route_id id, void *value, size_t len);
 
 #endif

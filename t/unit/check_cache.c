@@ -201,6 +201,7 @@ START_TEST(test_value_meta)
     ck_assert_ptr_nonnull(v);
     ck_assert_uint_eq(rk_cache_value_meta(v), 0);
     ck_assert_uint_eq(rk_cache_value_tag(v), 0);
+    ck_assert_ptr_null(rk_cache_value_digest(v));
     ck_assert_str_eq(rk_cache_value_key(v), "k");
     {
         void *once = rk_cache_value_new(NULL, 1);   /* only sent, never cached */
@@ -211,6 +212,16 @@ START_TEST(test_value_meta)
     }
     rk_cache_value_set_meta(v, 4000000000u);
     rk_cache_value_set_tag(v, 0x0123456789abcdefULL);
+    {
+        unsigned char d[RK_CACHE_DIGEST];
+        size_t i;
+
+        for (i = 0; i < sizeof(d); i++) {
+            d[i] = (unsigned char)(0xf0 + i);
+        }
+        rk_cache_value_set_digest(v, d);
+        d[0] = 0;   /* a copy is kept, not the caller's buffer */
+    }
     memcpy(v, "abc", 3);
     ck_assert_int_eq(rk_cache_insert(c, 7, v), 0);
     rk_cache_release(v);
@@ -219,6 +230,9 @@ START_TEST(test_value_meta)
     ck_assert_uint_eq(len, 3);
     ck_assert_uint_eq(rk_cache_value_meta(got), 4000000000u);
     ck_assert(rk_cache_value_tag(got) == 0x0123456789abcdefULL);
+    ck_assert_ptr_nonnull(rk_cache_value_digest(got));
+    ck_assert_uint_eq(rk_cache_value_digest(got)[0], 0xf0);
+    ck_assert_uint_eq(rk_cache_value_digest(got)[RK_CACHE_DIGEST - 1], 0xf0 + RK_CACHE_DIGEST - 1);
     rk_cache_release(got);
     /* the content hash: FNV-1a 64 ("a": af63dc4c8601ec8c), the seed counts, every byte counts */
     ck_assert(rk_cache_hash_bytes("a", 1, 0) == 0xaf63dc4c8601ec8cULL);

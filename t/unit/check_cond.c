@@ -1,10 +1,12 @@
 /* check_cond.c: Check unit tests of rk_cond (If-Match / If-None-Match, lane ETags). */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rk_cond.h"
 #include "rk_json.h"
+#include "rk_token.h"
 
 #define TAG "\"3f2a-l00ff\""
 
@@ -180,6 +182,33 @@ START_TEST(resource_tags)
 }
 END_TEST
 
+/* The two steps of a tag: the digest is the SHA-256's first 16 bytes, the tag is
+ * "EPOCH-K" and their hex; the longest epoch that fits the buffer, and one more. */
+START_TEST(object_digest_tags)
+{
+    static const char obj[] = "{\"id\":\"7\",\"name\":\"Open\"}";
+    unsigned char d[RK_OBJECT_DIGEST];
+    char hex[RK_HASH_HEX + 1], want[RK_LANE_ETAG_MAX], t1[RK_LANE_ETAG_MAX],
+         t2[RK_LANE_ETAG_MAX], epoch[64];
+
+    rk_object_digest(obj, strlen(obj), d);
+    rk_sha256_hex(obj, strlen(obj), hex);
+    snprintf(want, sizeof(want), "\"ep1-r%.32s\"", hex);
+    ck_assert_str_eq(rk_object_etag("ep1", 'r', d, t1), want);
+    ck_assert_str_eq(rk_resource_etag("ep1", obj, strlen(obj), t2), want);
+    want[5] = 'l';
+    ck_assert_str_eq(rk_lane_etag("ep1", obj, strlen(obj), t2), want);
+    /* "\"" EPOCH "-r" 32 hex "\"" and the NUL: 59 characters of epoch fit, 60 do not */
+    memset(epoch, 'e', sizeof(epoch));
+    epoch[59] = '\0';
+    ck_assert_ptr_nonnull(rk_object_etag(epoch, 'r', d, t1));
+    ck_assert_uint_eq(strlen(t1), RK_LANE_ETAG_MAX - 1);
+    epoch[59] = 'e';
+    epoch[60] = '\0';
+    ck_assert_ptr_null(rk_object_etag(epoch, 'r', d, t1));
+}
+END_TEST
+
 START_TEST(answer_shapes)
 {
     static const char *bad[] = {
@@ -212,6 +241,7 @@ int main(void)
     tcase_add_loop_test(tc, eval, 0, (int)(sizeof(ecases) / sizeof(ecases[0])));
     tcase_add_test(tc, lane_tags);
     tcase_add_test(tc, resource_tags);
+    tcase_add_test(tc, object_digest_tags);
     tcase_add_test(tc, answer_shapes);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
