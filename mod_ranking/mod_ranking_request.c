@@ -58,10 +58,10 @@ static const char *relative_path(request_rec *r)
  * mount are no secret). */
 static int public_read(request_rec *r, const rkm_req *rq)
 {
-    return (rq->method & (RK_M_GET | RK_M_HEAD))
+    /* the header last: the table's search is the dearest of the four */
+    return (rq->method & (RK_M_GET | RK_M_HEAD)) && rkm_config_public(r)
            && (rq->route.id == RK_ROUTE_NONE || rk_route_is_public_read(rq->route.id))
-           && !apr_table_get(r->headers_in, "Authorization")
-           && rkm_config_public(r);
+           && !apr_table_get(r->headers_in, "Authorization");
 }
 
 rkm_conn_state *rkm_conn_state_of(conn_rec *c, int create)
