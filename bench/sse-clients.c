@@ -11,7 +11,9 @@
  *       it then prints a line {"phase":"holding",...}, keeps reading the streams (their
  *       keep-alive comments) until HOLD seconds passed or its standard input reached
  *       its end, whichever comes first (the caller measures the server meanwhile), and
- *       counts the streams that ended meanwhile.  Prints one line of JSON:
+ *       counts the streams that ended meanwhile.  With SSE_PAUSE_AT=K in the
+ *       environment, it pauses once K streams are opened (pause_opening(), below).  Prints one
+ *       line of JSON:
  *         streams, established, failed (refused, closed or not 200), open_seconds,
  *         received (streams that got the event), p50_ms, p99_ms, max_ms,
  *         lost_while_holding.
@@ -336,8 +338,34 @@ static void pump(int ms)
     }
 }
 
+/* SSE_PAUSE_AT=K: once the first K streams are opened (or failed), prints
+ * {"phase":"paused","streams":OPEN} and keeps them read until a line arrives on the
+ * standard input (or it ends, or PHASE_LIMIT passes); then opens the rest.  The caller
+ * measures the server with K streams open, then with all of them: the increment is the
+ * cost of the streams alone, without what the first ones paid once for all (a
+ * worker's memory, touched for the first time).  Returns the seconds paused. */
+static double pause_opening(int open)
+{
+    double t = now();
+    struct pollfd in = { 0, POLLIN, 0 };
+    char b[256];
+
+    printf("{\"phase\":\"paused\",\"streams\":%d}\n", open);
+    fflush(stdout);
+    while (now() - t < PHASE_LIMIT) {
+        pump(100);
+        if (poll(&in, 1, 0) == 1) {
+            (void)!read(0, b, sizeof(b));   /* a line, or the end: go on */
+            break;
+        }
+    }
+    return now() - t;
+}
+
 static int stream_mode(int n, const char *put_path, const char *put_body, int hold)
 {
+    const char *pa = getenv("SSE_PAUSE_AT");
+    int pause_at = pa && atoi(pa) > 0 && atoi(pa) < n ? atoi(pa) : -1;
     client *cs = calloc((size_t)n, sizeof(*cs));
     int i, next = 0, got = 0, lost = 0, complete = 1;
     double t0, open_s, tput, *lat;
@@ -351,8 +379,13 @@ static int stream_mode(int n, const char *put_path, const char *put_body, int ho
     }
     t0 = now();
     while (now() - t0 < PHASE_LIMIT) {
-        while (next < n && n_connecting + n_sent < CONNECTING_MAX) {
+        while (next < n && next != pause_at && n_connecting + n_sent < CONNECTING_MAX) {
             start(&cs[next++]);
+        }
+        if (next == pause_at && n_connecting + n_sent == 0) {
+            t0 += pause_opening(n_open);   /* the pause is not part of the opening */
+            pause_at = -1;
+            continue;
         }
         if (next == n && n_connecting + n_sent == 0) {
             break;
