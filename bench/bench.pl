@@ -1595,9 +1595,10 @@ CONF
         push @errors, "event streams: the client did not hold its streams ($holding$line)";
     } else {
         # KiB per stream: the increment from N/2 to N streams (judged), and the whole
-        # from none (the same figure before 2026-11-28; shown, not judged: it also holds
-        # what the first streams pay once, which depends on what the reads before left
-        # resident: 30.7-36.2 KiB in four runs of the same code, same end state)
+        # from none (the figure judged until the evening of 2026-11-27; shown, not
+        # judged: it also holds what the first streams pay once, which depends on what
+        # the reads before left resident: 30.7-36.2 KiB in four runs of the same code,
+        # with the same end state)
         my $per = ($rss_with - $rss_half) / ($n - $half);
         my $per_all = ($rss_with - $rss_before) / $n;
         %streams = (%$r, streams => $n, client_exit => $status, rss_before_kib => $rss_before,
