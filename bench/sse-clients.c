@@ -12,7 +12,7 @@
  *       keep-alive comments) until HOLD seconds passed or its standard input reached
  *       its end, whichever comes first (the caller measures the server meanwhile), and
  *       counts the streams that ended meanwhile.  With SSE_PAUSE_AT=K in the
- *       environment, it pauses once K streams are opened (pause_opening(), below).  Prints one
+ *       environment, it pauses once K streams are opened (SSE_PAUSE_AT, below).  Prints one
  *       line of JSON:
  *         streams, established, failed (refused, closed or not 200), open_seconds,
  *         received (streams that got the event), p50_ms, p99_ms, max_ms,
@@ -338,30 +338,35 @@ static void pump(int ms)
     }
 }
 
-/* SSE_PAUSE_AT=K: once the first K streams are opened (or failed), prints
- * {"phase":"paused","streams":OPEN} and keeps them read until a line arrives on the
- * standard input (or it ends, or PHASE_LIMIT passes); then opens the rest.  The caller
- * measures the server with K streams open, then with all of them: the increment is the
- * cost of the streams alone, without what the first ones paid once for all (a
- * worker's memory, touched for the first time).  Returns the seconds paused. */
-static double pause_opening(int open)
+/* Prints {"phase":PHASE,"streams":OPEN}, then keeps the streams read (every MS) for at
+ * most LIMIT seconds, until the standard input ends or, when UNTIL_LINE, brings a line
+ * (the caller measures the server meanwhile).  Returns the seconds it waited. */
+static double phase_wait(const char *phase, double limit, int ms, int until_line)
 {
     double t = now();
     struct pollfd in = { 0, POLLIN, 0 };
     char b[256];
 
-    printf("{\"phase\":\"paused\",\"streams\":%d}\n", open);
+    printf("{\"phase\":\"%s\",\"streams\":%d}\n", phase, n_open);
     fflush(stdout);
-    while (now() - t < PHASE_LIMIT) {
-        pump(100);
-        if (poll(&in, 1, 0) == 1) {
-            (void)!read(0, b, sizeof(b));   /* a line, or the end: go on */
-            break;
+    while (now() - t < limit) {
+        pump(ms);
+        if (poll(&in, 1, 0) == 1 && (read(0, b, sizeof(b)) <= 0 || until_line)) {
+            break;   /* the input ended, or the line to go on came */
+        }
+        if (in.revents & (POLLHUP | POLLNVAL)) {
+            in.fd = -1;   /* no input to follow */
         }
     }
     return now() - t;
 }
 
+/* SSE_PAUSE_AT=K: once the first K streams are opened (or failed), a pause
+ * ("paused") until a line arrives on the standard input (or it ends, or PHASE_LIMIT
+ * passes); then the rest are opened.  The caller measures the server with K streams
+ * open, then with all of them: the increment is the cost of the streams alone, without
+ * what the first ones paid once for all (a worker's memory, touched for the first
+ * time). */
 static int stream_mode(int n, const char *put_path, const char *put_body, int hold)
 {
     const char *pa = getenv("SSE_PAUSE_AT");
@@ -383,7 +388,7 @@ static int stream_mode(int n, const char *put_path, const char *put_body, int ho
             start(&cs[next++]);
         }
         if (next == pause_at && n_connecting + n_sent == 0) {
-            t0 += pause_opening(n_open);   /* the pause is not part of the opening */
+            t0 += phase_wait("paused", PHASE_LIMIT, 100, 1);   /* not part of the opening */
             pause_at = -1;
             continue;
         }
@@ -422,21 +427,8 @@ static int stream_mode(int n, const char *put_path, const char *put_body, int ho
     qsort(lat, (size_t)got, sizeof(*lat), cmp_double);
     if (hold > 0) {
         int before = n_open;
-        double th = now();
-        struct pollfd in = { 0, POLLIN, 0 };
-        char b[256];
 
-        printf("{\"phase\":\"holding\",\"streams\":%d}\n", n_open);
-        fflush(stdout);
-        while (now() - th < hold) {
-            pump(200);
-            if (poll(&in, 1, 0) == 1 && (read(0, b, sizeof(b)) <= 0)) {
-                break;   /* the caller closed our input: done */
-            }
-            if (in.revents & (POLLHUP | POLLNVAL)) {
-                in.fd = -1;   /* no input to follow */
-            }
-        }
+        phase_wait("holding", hold, 200, 0);
         lost = before - n_open;
     }
     printf("{\"streams\":%d,\"established\":%d,\"failed\":%d,\"open_seconds\":%.2f,"
