@@ -94,9 +94,11 @@ const void *rkm_answer_acquire(const char *key, apr_uint64_t rev, size_t *len)
     }
     v = rk_cache_acquire(c, key, rev, len);
     if (v) {
-        rk_stats_add(&rkm_stats->answer_hits, 1);
+        rk_stats_add(&rkm_stats->answer_hits, 1);   /* a hit changes no size */
     }
-    publish_sizes();
+    else {
+        publish_sizes();   /* a miss may have dropped the entry of another revision */
+    }
     unlock();
     return v;
 }
