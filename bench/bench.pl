@@ -1571,7 +1571,7 @@ CONF
         $in->autoflush(1);
         print $in "go\n";
     }
-    my $holding = $paused =~ /"phase":"paused"/ ? <$out> // '' : $paused;
+    my $holding = defined $rss_half ? <$out> // '' : $paused;
     my ($with, $rss_with);
     if ($holding =~ /"phase":"holding"/ && defined $rss_half) {
         sleep 1;

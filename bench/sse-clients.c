@@ -370,7 +370,7 @@ static double phase_wait(const char *phase, double limit, int ms, int until_line
 static int stream_mode(int n, const char *put_path, const char *put_body, int hold)
 {
     const char *pa = getenv("SSE_PAUSE_AT");
-    int pause_at = pa && atoi(pa) > 0 && atoi(pa) < n ? atoi(pa) : -1;
+    int pause_at = pa ? atoi(pa) : -1;
     client *cs = calloc((size_t)n, sizeof(*cs));
     int i, next = 0, got = 0, lost = 0, complete = 1;
     double t0, open_s, tput, *lat;
@@ -378,6 +378,9 @@ static int stream_mode(int n, const char *put_path, const char *put_body, int ho
     if (!cs) {
         perror("sse-clients");
         return 2;
+    }
+    if (pause_at <= 0 || pause_at >= n) {
+        pause_at = -1;   /* no pause */
     }
     for (i = 0; i < n; i++) {
         cs[i].fd = -1;

@@ -28,19 +28,30 @@ const char *rkm_u64_text(apr_pool_t *p, apr_uint64_t v)
  * with the cached answer (rkm_answer_etag_prepare); it is computed here only for a
  * value that has none.  NULL when V is not of the expected shape (never, for answers
  * of rk_json_answer). */
+/* The digest of the resource object of answer V into D: 0, or -1 when V is not of a
+ * single resource's shape. */
+static int answer_digest(const void *v, size_t len, unsigned char *d)
+{
+    const char *obj;
+    size_t n;
+
+    if (rk_answer_object(v, len, &obj, &n) != 0) {
+        return -1;
+    }
+    rk_object_digest(obj, n, d);
+    return 0;
+}
+
 static const char *own_answer_etag(request_rec *r, rk_route_id id, const char *epoch,
                                    const void *v, size_t len)
 {
     const unsigned char *kept = rk_cache_value_digest(v);
     unsigned char d[RK_OBJECT_DIGEST];
-    const char *obj;
-    size_t n;
 
     if (!kept) {
-        if (rk_answer_object(v, len, &obj, &n) != 0) {
+        if (answer_digest(v, len, d) != 0) {
             return NULL;
         }
-        rk_object_digest(obj, n, d);
         kept = d;
     }
     return rk_object_etag(epoch, id == RK_ROUTE_A_VOIE || id == RK_ROUTE_B_LINE ? 'l' : 'r',
@@ -60,11 +71,8 @@ static int has_own_etag(rk_route_id id)
 void rkm_answer_etag_prepare(rk_route_id id, void *value, size_t len)
 {
     unsigned char d[RK_OBJECT_DIGEST];
-    const char *obj;
-    size_t n;
 
-    if (has_own_etag(id) && rk_answer_object(value, len, &obj, &n) == 0) {
-        rk_object_digest(obj, n, d);
+    if (has_own_etag(id) && answer_digest(value, len, d) == 0) {
         rk_cache_value_set_digest(value, d);
     }
 }
