@@ -71,6 +71,11 @@ const unsigned char *rk_cache_value_digest(const void *value);
  * that change when the content does, not against an adversary. */
 uint64_t rk_cache_hash_bytes(const void *data, size_t len, uint64_t seed);
 
+/* The bucket of KEY in a cache's table, of RK_CACHE_BUCKETS (for tests: how keys
+ * spread). */
+#define RK_CACHE_BUCKETS 1024u
+unsigned rk_cache_bucket(const char *key);
+
 /* Values allocated and not yet freed, over every cache of the process (for tests). */
 size_t rk_cache_values_alive(void);
 

@@ -151,7 +151,14 @@ static int rkm_translate(request_rec *r)
     if (r->method_number == M_TRACE) {
         r->method_number = M_INVALID;
     }
-    r->filename = apr_pstrcat(r->pool, RKM_FILENAME_PREFIX, r->uri, NULL);
+    {   /* "ranking:" and the URI: one copy (apr_pstrcat measures each piece twice) */
+        size_t n = strlen(r->uri) + 1;
+        char *f = apr_palloc(r->pool, sizeof(RKM_FILENAME_PREFIX) - 1 + n);
+
+        memcpy(f, RKM_FILENAME_PREFIX, sizeof(RKM_FILENAME_PREFIX) - 1);
+        memcpy(f + sizeof(RKM_FILENAME_PREFIX) - 1, r->uri, n);
+        r->filename = f;
+    }
     return OK;
 }
 

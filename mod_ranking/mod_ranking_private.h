@@ -23,12 +23,13 @@ APLOG_USE_MODULE(ranking);
 #define RKM_HANDLER "ranking"
 
 /* What the module keeps per connection, in its slot of c->conn_config (one load,
- * where a pool's userdata is a string hash: about 230 instructions a request), both
- * in c->pool: the token check's memo (mod_ranking_auth.c) and an event stream's
- * listener from its parking until the MPM suspends the connection
- * (mod_ranking_parked.c). */
+ * where a pool's userdata is a string hash: about 230 instructions a request), all
+ * in c->pool, each of a fixed size: the token check's memo (mod_ranking_auth.c), the
+ * last route parsed (mod_ranking_request.c) and an event stream's listener from its
+ * parking until the MPM suspends the connection (mod_ranking_parked.c). */
 typedef struct {
     void *memo;
+    void *route;
     void *listener;
 } rkm_conn_state;
 

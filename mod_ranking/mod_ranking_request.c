@@ -75,13 +75,52 @@ rkm_conn_state *rkm_conn_state_of(conn_rec *c, int create)
     return st;
 }
 
+/* The connection's last route: the path it was parsed from (under a mount's
+ * variants) and what it gave.  rk_route_parse depends on nothing else, so the same
+ * path and variants give the same route; a client polling one URL on a keep-alive
+ * connection (a big screen, a phone) has it parsed once.  Of a fixed size, in
+ * c->pool: a longer path is parsed each time, never kept. */
+#define ROUTE_MEMO_PATH 96
+
+typedef struct {
+    size_t len;                   /* of PATH */
+    unsigned variants;
+    char path[ROUTE_MEMO_PATH];
+    rk_route route;
+} route_memo;
+
+static void route_of(request_rec *r, const char *path, unsigned variants, rk_route *out)
+{
+    rkm_conn_state *st;
+    route_memo *m;
+    size_t len = strlen(path);
+
+    if (len == 0 || len >= ROUTE_MEMO_PATH || !(st = rkm_conn_state_of(r->connection, 1))) {
+        rk_route_parse(path, variants, out);
+        return;
+    }
+    if ((m = st->route) != NULL && m->len == len && m->variants == variants
+        && memcmp(m->path, path, len) == 0) {
+        *out = m->route;
+        return;
+    }
+    rk_route_parse(path, variants, out);
+    if (!m) {
+        m = st->route = apr_palloc(r->connection->pool, sizeof(*m));
+    }
+    memcpy(m->path, path, len);
+    m->len = len;
+    m->variants = variants;
+    m->route = *out;
+}
+
 rkm_req *rkm_request(request_rec *r)
 {
     rkm_req *rq = ap_get_module_config(r->request_config, &ranking_module);
 
     if (!rq) {
         rq = apr_pcalloc(r->pool, sizeof(*rq));
-        rk_route_parse(relative_path(r), rkm_config_variants(r), &rq->route);
+        route_of(r, relative_path(r), rkm_config_variants(r), &rq->route);
         rq->method = rk_method_bit(r->method);
         rq->anonymous = public_read(r, rq);
         ap_set_module_config(r->request_config, &ranking_module, rq);

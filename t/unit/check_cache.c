@@ -105,6 +105,57 @@ START_TEST(test_many_keys)
 }
 END_TEST
 
+/* The keys of a busy competition (the bench's 2,000 spots, 2,400 heats, 24,000
+ * lanes) spread over the buckets: no bucket holds many more than the mean, whatever
+ * the key's length (its last word is partial for most lengths). */
+START_TEST(test_keys_spread)
+{
+    static unsigned count[RK_CACHE_BUCKETS];
+    char key[96];
+    unsigned i, max = 0, used = 0, n = 0, b;
+
+    memset(count, 0, sizeof(count));
+    for (i = 0; i < 24000; i++, n++) {
+        snprintf(key, sizeof(key), "c4706ba77c03301a|A_VOIE/100/%u/%u/%u", 300001 + i % 8,
+                 400001 + i / 10, i % 10 + 1);
+        count[rk_cache_bucket(key)]++;
+    }
+    for (i = 0; i < 2400; i++, n++) {
+        snprintf(key, sizeof(key), "c4706ba77c03301a|B_HEAT/100/%u", 400001 + i);
+        count[rk_cache_bucket(key)]++;
+    }
+    for (i = 0; i < 2000; i++, n++) {
+        snprintf(key, sizeof(key), "c4706ba77c03301a|SPOT/%u/%u", 100 + i % 3, 200001 + i);
+        count[rk_cache_bucket(key)]++;
+    }
+    for (i = 0; i < RK_CACHE_BUCKETS; i++) {
+        max = count[i] > max ? count[i] : max;
+        used += count[i] > 0;
+    }
+    ck_assert_uint_eq(used, RK_CACHE_BUCKETS);        /* 27 keys a bucket on average */
+    ck_assert_uint_lt(max, 3 * n / RK_CACHE_BUCKETS);
+    /* every length from none to 3 words and a half: in range, and the same each time;
+     * keys that differ in one byte anywhere, or in their length only, differ */
+    memset(key, 'k', sizeof(key));
+    for (i = 0; i < 29; i++) {
+        key[i] = '\0';
+        b = rk_cache_bucket(key);
+        ck_assert_uint_lt(b, RK_CACHE_BUCKETS);
+        ck_assert_uint_eq(b, rk_cache_bucket(key));
+        key[i] = 'k';
+    }
+    used = 0;
+    key[28] = '\0';
+    b = rk_cache_bucket(key);
+    for (i = 0; i < 28; i++) {
+        key[i] = 'x';
+        used += rk_cache_bucket(key) != b;
+        key[i] = 'k';
+    }
+    ck_assert_uint_ge(used, 26);
+}
+END_TEST
+
 START_TEST(test_acquired_values_outlive_the_cache)
 {
     rk_cache *c = rk_cache_create(1 << 20, 100);
@@ -405,6 +456,7 @@ int main(void)
     tcase_add_test(tc, test_get_put_and_revisions);
     tcase_add_test(tc, test_bounds);
     tcase_add_test(tc, test_many_keys);
+    tcase_add_test(tc, test_keys_spread);
     tcase_add_test(tc, test_acquired_values_outlive_the_cache);
     tcase_add_test(tc, test_values_built_in_place);
     tcase_add_test(tc, test_value_meta);
