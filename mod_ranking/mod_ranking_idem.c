@@ -54,15 +54,16 @@ static int replay(request_rec *r, rkm_req *rq, const char **row, int found)
 
 int rkm_idem_begin(request_rec *r, rkm_req *rq)
 {
-    const char *key = apr_table_get(r->headers_in, RK_IDEM_HEADER);
-    const char *row[LOOKUP_COLS];
+    const char *key, *row[LOOKUP_COLS];
     char *body;
     apr_size_t len;
     int rv;
     rkm_db db;
 
-    if (!key || !r->user || rq->route.id == RK_ROUTE_CONNECT
-        || (rq->method & (RK_M_GET | RK_M_HEAD | RK_M_OPTIONS))) {
+    /* a read has no key to honour: the header's search (the dearest test) last */
+    if ((rq->method & (RK_M_GET | RK_M_HEAD | RK_M_OPTIONS)) || !r->user
+        || rq->route.id == RK_ROUTE_CONNECT
+        || !(key = apr_table_get(r->headers_in, RK_IDEM_HEADER))) {
         return DECLINED;
     }
     if (!rk_idem_key_valid(key, strlen(key))) {
