@@ -24,6 +24,9 @@
 #   - the floor (callgrind): instructions per request of the WOD list as a static file,
 #     from bench/mod_floor.c (a handler answering the same bytes: httpd's own cost),
 #     from the module with a token and anonymously from the public mount, and its 304;
+#   - where the CPU goes under load (perf record -e cpu-clock, if perf is installed):
+#     the WOD list with a token from the module and from the floor under wrk, the
+#     children's CPU time per request by library (kernel, httpd, APR, libc, ours);
 #   - publication (API.md Part 3): the bench competition has `publication: validated`
 #     (lane 7 of every heat entered, not validated); the overall leaderboard and a
 #     heat's lanes as a reader (published view) and as an editor (full view), each
@@ -53,7 +56,8 @@
 #   (competition, wods, spots-2000, ..., public-competition and public-wods: the public
 #   mount's), leaderboard (the rebuild), publication (both views' reads and the
 #   validation's delay), lane-put, connect, callgrind, floor (httpd's own cost per
-#   request against ours, callgrind; with --smoke only when --only names it), memory
+#   request against ours, callgrind; with --smoke only when --only names it), cpu
+#   (perf's profile under load; needs the wods row too: '^(wods|cpu)$'), memory
 #   (with its whole mix of routes), postgresql, streams, generate
 #   (heat generation, then the leaderboard read after it: last); the ETag
 #   check runs with the lanes-B route.  --memory-log DIR: the measured part
@@ -1199,6 +1203,89 @@ CONF
     }
 }
 
+# ---- where the CPU goes under load: perf's samples by library ------------------------
+#
+# callgrind (above) counts user-space instructions of one process on one connection.
+# Under wrk's 32 connections most of a request's time is the kernel's (loopback TCP,
+# epoll, the MPM's threads handing connections over), and the kernel's share moves
+# from run to run with how requests batch, so the rate rows' module/floor ratios move
+# by several hundredths between runs of the same code.  Here `perf record -e
+# cpu-clock` (a software clock: no hardware counters, which virtual machines often
+# lack) samples the httpd children while wrk asks the WOD list with a token, from the
+# module (/api) and from the floor's handler (/floor/wods, the same bytes and headers),
+# ROUNDS runs of each, alternated.  Each library's samples are turned into CPU time
+# per request (samples / rate / requests): how much of a request is the kernel's,
+# httpd's, APR's, libc's and the module's own code, and by how much the module's
+# request costs more than the floor's outside the kernel (what the module changes).
+# Reported, not a target.
+my %cpu;
+my $perf = `sh -c 'command -v perf'`;
+chomp $perf;
+# (the WOD list's row writes the floor's file: with --only, name both: '^(wods|cpu)$')
+if (wanted('cpu') && (grep { $_->[0] eq 'wods' } @routes) && !$o{smoke}) {
+    if (!$perf) {
+        push @errors, 'cpu: perf is not installed (apt-get install linux-perf; ./scripts/bench does)';
+    }
+    else {
+        info('where the CPU goes: perf samples of the children, the WOD list from the module and the floor');
+        my $F = 999;   # samples a second
+        my @pids = split ' ', `ps --ppid @{[ $srv->pid ]} -o pid=`;
+        my %case = (module => "$base/api/competition/100/wod/", floor => "$base/floor/wods");
+        my (%samples, %requests);
+        for my $round (1 .. $o{rounds}) {
+            for my $c ($round % 2 ? qw(module floor) : qw(floor module)) {
+                my $data = "$dir/perf-$c-$round.data";
+                my $pid = fork // die "fork: $!";
+                if (!$pid) {
+                    open STDOUT, '>', '/dev/null';
+                    open STDERR, '>', "$dir/perf-$c-$round.log";
+                    exec $perf, 'record', '-q', '-e', 'cpu-clock', '-F', $F, '-p', join(',', @pids),
+                         '-o', $data, '--', 'sleep', $o{duration} + 1;
+                    exit 127;
+                }
+                select undef, undef, undef, 0.3;   # perf attached before wrk starts
+                my $w = wrk(url => $case{$c}, headers => [$auth]);
+                waitpid $pid, 0;
+                if ($? != 0 || $w->{bad}) {
+                    push @errors, "cpu: $c, round $round: perf record failed ($dir/perf-$c-$round.log)"
+                                  . ($w->{bad} ? " or $w->{bad} bad answers" : '');
+                    next;
+                }
+                $requests{$c} += $w->{requests};
+                for (`'$perf' report -i '$data' --no-children --sort dso -n -q -g none 2>/dev/null`) {
+                    $samples{$c}{$2} += $1 if /^\s*[\d.]+%\s+(\d+)\s+(\S+)/;
+                }
+                unlink $data;
+            }
+        }
+        if ($requests{module} && $requests{floor}) {
+            # CPU time per request in microseconds, by library
+            my $us = sub { my ($c, $n) = @_; 1e6 * $n / $F / $requests{$c} };
+            for my $c (qw(module floor)) {
+                my %by = map { $_ => sprintf('%.3f', $us->($c, $samples{$c}{$_})) + 0 } keys %{ $samples{$c} };
+                my $total = 0;
+                $total += $_ for values %by;
+                my $kernel = $by{'[kernel.kallsyms]'} // 0;
+                $cpu{$c} = { us_per_request => sprintf('%.2f', $total) + 0,
+                             kernel_us => $kernel, user_us => sprintf('%.2f', $total - $kernel) + 0,
+                             by_library => \%by, requests => $requests{$c} };
+            }
+            $cpu{module_own_share} = sprintf('%.4f', ($cpu{module}{by_library}{'mod_ranking.so'} // 0)
+                                                     / $cpu{module}{us_per_request}) + 0;
+            $cpu{user_over_floor_us} = sprintf('%.2f', $cpu{module}{user_us} - $cpu{floor}{user_us}) + 0;
+            # what the module's request costs over the floor's outside the kernel, as a
+            # share of the floor's whole request: the rate the module loses to the floor
+            # when the kernel's part is the same
+            $cpu{user_over_floor_share} = sprintf('%.4f', $cpu{user_over_floor_us}
+                                                          / $cpu{floor}{us_per_request}) + 0;
+            $cpu{samples_per_second} = $F;
+        }
+        else {
+            push @errors, 'cpu: no run of both cases';
+        }
+    }
+}
+
 # ---- memory over REQUESTS requests ---------------------------------------------------
 
 sub children {
@@ -1777,7 +1864,8 @@ my %result = (
                                     : JSON::PP::false,
                   connections => $o{connections}, mpm => 'event, 2 children x 64 threads',
                   database => 'SQLite, WAL, synchronous=FULL' },
-    rows => \@rows, token_check => \%token_share, floor => \%floor, memory => \%memory,
+    rows => \@rows, token_check => \%token_share, floor => \%floor, cpu => \%cpu,
+    memory => \%memory,
     leaderboard_rebuild => \%rebuild,
     gzip => \%gzip, streams => \%streams, postgresql => \%pg, nginx => \%nginx,
     generate_heats => \%gen,
@@ -1840,6 +1928,21 @@ if (%floor) {
         printf "  %-11s %8d  (over the floor: %+d)\n", $c, $floor{$c}{per_request},
                $floor{$c}{per_request} - $floor{floor}{per_request};
     }
+}
+if (%cpu) {
+    printf "where the CPU goes (perf record -e cpu-clock, the WOD list with a token under wrk, "
+           . "%d and %d requests), microseconds a request:\n", $cpu{module}{requests}, $cpu{floor}{requests};
+    for my $c (qw(module floor)) {
+        my $by = $cpu{$c}{by_library};
+        printf "  %-7s %6.2f: kernel %.2f, outside it %.2f (%s)\n", $c, $cpu{$c}{us_per_request},
+               $cpu{$c}{kernel_us}, $cpu{$c}{user_us},
+               join(', ', map { sprintf '%s %.2f', $_, $by->{$_} }
+                          grep { $_ ne '[kernel.kallsyms]' && $by->{$_} >= 0.05 }
+                          sort { $by->{$b} <=> $by->{$a} } keys %$by);
+    }
+    printf "  the module's own code: %.1f%% of its request; outside the kernel it costs %+.2f us over "
+           . "the floor (%.1f%% of the floor's request)\n", 100 * $cpu{module_own_share},
+           $cpu{user_over_floor_us}, 100 * $cpu{user_over_floor_share};
 }
 printf "event streams: %d open, the lane PUT reached %d: p50 %.1f ms, p99 %.1f ms, max %.1f ms "
        . "after its answer; %.1f KiB of RSS per stream; reads %.3f of their rate\n",
