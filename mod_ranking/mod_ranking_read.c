@@ -305,18 +305,15 @@ static const void *gzipped(request_rec *r, const char *key, apr_uint64_t rev, co
  * view of a path that exists; else 404), 503. */
 static int read_view(request_rec *r, rkm_req *rq, rkm_db *db, int *published, int *rv)
 {
-    const rk_route_def *def;
+    const rk_route_def *def = rk_route_def_of(rq->route.id);
     const void *value;
     size_t len;
     int status, validated;
 
-    /* a route of one view, no query to check: its answer is the full one (what
-     * rkm_view_of then says is not used below), whatever the role */
-    if (!r->args && !rkm_view_route(rq->route.id)) {
+    if (!r->args && !rkm_view_route(rq->route.id)) {   /* one view, no query: the full */
         *published = 0;
         return 0;
     }
-    def = rk_route_def_of(rq->route.id);
     status = rkm_view_of(r, rq, published);
     if (status != 0 && rq->quick) {   /* an error: the normal path's */
         *rv = DECLINED;

@@ -37,24 +37,12 @@ sub on_conn {
         $req .= "Content-Type: application/json\r\nContent-Length: " . length($body) . "\r\n";
     }
     $req .= "\r\n" . ($body // '');
-    print {$sock} $req or die "request $sent: cannot send\n";
     $sent++;
-    my ($buf, $hlen, $want) = ('');
-    while (!defined $want || length $buf < $hlen + $want) {
-        my $n = sysread($sock, $buf, 65536, length $buf);
-        die "request $sent ($method $path): the connection was closed\n" unless $n;
-        if (!defined $hlen && (my $e = index($buf, "\r\n\r\n")) >= 0) {
-            $hlen = $e + 4;
-            my $head = substr($buf, 0, $e);
-            ($want) = $head =~ /^Content-Length:\s*(\d+)/mi;
-            die "request $sent: no Content-Length\n" unless defined $want;
-            die "request $sent: the server closes the connection\n" if $head =~ /^Connection:\s*close/mi;
-        }
-    }
-    my ($status) = $buf =~ m{^HTTP/1\.1 (\d{3})};
-    my ($www) = substr($buf, 0, $hlen) =~ /^WWW-Authenticate:\s*([^\r\n]*)/mi;
-    my $json = eval { JSON::PP->new->decode(substr($buf, $hlen, $want)) };
-    diag("request $sent ($method $path): " . substr($buf, 0, $hlen + $want)) if $ENV{MEMO_DEBUG};
+    my ($status, $head, $got) = kept_alive($sock, $req, "request $sent ($method $path)");
+    die "request $sent: the server closes the connection\n" if $head =~ /^Connection:\s*close/mi;
+    my ($www) = $head =~ /^WWW-Authenticate:\s*([^\r\n]*)/mi;
+    my $json = eval { JSON::PP->new->decode($got) };
+    diag("request $sent ($method $path): $head$got") if $ENV{MEMO_DEBUG};
     return ($status, $json, $www);
 }
 

@@ -26,22 +26,11 @@ my $sent = 0;
 # GET PATH on the socket: (status, decoded JSON body or undef)
 sub get_on_conn {
     my ($path) = @_;
-    print {$sock} "GET $path HTTP/1.1\r\nHost: $host:$port\r\nAuthorization: Bearer $tok\r\n\r\n"
-        or die "request $sent: cannot send\n";
     $sent++;
-    my ($buf, $hlen, $want) = ('');
-    while (!defined $want || length $buf < $hlen + $want) {
-        my $n = sysread($sock, $buf, 65536, length $buf);
-        die "request $sent (GET $path): the connection was closed\n" unless $n;
-        if (!defined $hlen && (my $e = index($buf, "\r\n\r\n")) >= 0) {
-            $hlen = $e + 4;
-            my $head = substr($buf, 0, $e);
-            ($want) = $head =~ /^Content-Length:\s*(\d+)/mi;
-            die "request $sent: no Content-Length\n" unless defined $want;
-        }
-    }
-    my ($status) = $buf =~ m{^HTTP/1\.1 (\d{3})};
-    return ($status, eval { JSON::PP->new->decode(substr($buf, $hlen, $want)) });
+    my ($status, undef, $body) = kept_alive(
+        $sock, "GET $path HTTP/1.1\r\nHost: $host:$port\r\nAuthorization: Bearer $tok\r\n\r\n",
+        "request $sent (GET $path)");
+    return ($status, eval { JSON::PP->new->decode($body) });
 }
 
 # the ids of a list's elements (KEY: its plural), or of one resource (KEY: its name)

@@ -28,7 +28,7 @@ use Apache::Test ();
 use Apache::TestRequest ();
 
 our @EXPORT = qw(
-    base_url ua req raw_http login auth admin admin_ok db_exec t_logs
+    base_url ua req raw_http kept_alive login auth admin admin_ok db_exec t_logs
     decode json_cmp check_json check_error check_401 check_405
     %COMP %WOD %SPOT %ZONE %HEAT %LANE
     @COMP_ORDER @WOD_ORDER @SPOT_ORDER @ZONE_ORDER @HEAT_B_ORDER %HEAT_A_ORDER %LANE_ORDER
@@ -120,6 +120,26 @@ sub raw_http {
     my %h;
     for (@lines) { my ($k, $v) = /^([^:]+):\s*(.*)$/ or next; $h{lc $k} = $v }
     return ($status // 0, \%h, $body // '');
+}
+
+# kept_alive(SOCKET, BYTES, WHAT) -> (status, head, body): sends the request BYTES on a
+# socket kept alive across requests and reads one answer (by its Content-Length);
+# dies (naming WHAT) when the connection closes or the answer has no Content-Length.
+sub kept_alive {
+    my ($sock, $bytes, $what) = @_;
+    print {$sock} $bytes or die "$what: cannot send\n";
+    my ($buf, $hlen, $want) = ('');
+    while (!defined $want || length $buf < $hlen + $want) {
+        my $n = sysread($sock, $buf, 65536, length $buf);
+        die "$what: the connection was closed\n" unless $n;
+        if (!defined $hlen && (my $e = index($buf, "\r\n\r\n")) >= 0) {
+            $hlen = $e + 4;
+            ($want) = substr($buf, 0, $e) =~ /^Content-Length:\s*(\d+)/mi;
+            die "$what: no Content-Length\n" unless defined $want;
+        }
+    }
+    my ($status) = $buf =~ m{^HTTP/1\.1 (\d{3})};
+    return ($status, substr($buf, 0, $hlen), substr($buf, $hlen, $want));
 }
 
 # t_logs() -> the directory of the server's logs (error_log, access_log)
