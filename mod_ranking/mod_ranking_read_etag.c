@@ -21,13 +21,6 @@ const char *rkm_u64_text(apr_pool_t *p, apr_uint64_t v)
     return apr_pstrmemdup(p, s, (apr_size_t)(buf + sizeof(buf) - s));
 }
 
-/* The strong ETag of a single resource's answer V (a competition, WOD, spot, zone,
- * heat, voie or line): the resource's own tag, which changes only when what is shown
- * of it changes (rk_lane_etag, rk_resource_etag), so that a conditional write is not
- * refused because something else of a busy competition changed.  Its digest is kept
- * with the cached answer (rkm_answer_etag_prepare); it is computed here only for a
- * value that has none.  NULL when V is not of the expected shape (never, for answers
- * of rk_json_answer). */
 /* The digest of the resource object of answer V into D: 0, or -1 when V is not of a
  * single resource's shape. */
 static int answer_digest(const void *v, size_t len, unsigned char *d)
@@ -42,6 +35,13 @@ static int answer_digest(const void *v, size_t len, unsigned char *d)
     return 0;
 }
 
+/* The strong ETag of a single resource's answer V (a competition, WOD, spot, zone,
+ * heat, voie or line): the resource's own tag, which changes only when what is shown
+ * of it changes (rk_lane_etag, rk_resource_etag), so that a conditional write is not
+ * refused because something else of a busy competition changed.  Its digest is kept
+ * with the cached answer (rkm_answer_etag_prepare); it is computed here only for a
+ * value that has none.  NULL when V is not of the expected shape (never, for answers
+ * of rk_json_answer). */
 static const char *own_answer_etag(request_rec *r, rk_route_id id, const char *epoch,
                                    const void *v, size_t len)
 {
