@@ -6,10 +6,12 @@
 #   - each read route against the same bytes served by the same httpd as a static file,
 #     and by nginx (Debian's, a process of the bench's own: one worker pinned with httpd,
 #     sendfile, gzip_static for the gzip rows, no access log; its answers compared with
-#     the module's byte for byte), alternating runs, token checking on (the same
-#     Authorization header on all); the leaderboards (overall and one WOD's) among them;
-#     both ratios in the table (the targets against nginx are reported, not judged in
-#     the exit status);
+#     the module's byte for byte), and by httpd's floor (bench/mod_floor.c), token
+#     checking on (the same Authorization header on all); the leaderboards (overall and
+#     one WOD's) among them; PAIRS rounds (15) of PAIR_DURATION-second runs (1), the
+#     module's in the middle of each round, beside its baselines', every ratio the
+#     median of the rounds' ratios (paired(), read_row()); and once, httpd's floor
+#     against itself with the same schedule: how far noise alone moves a ratio;
 #   - the leaderboard's rebuild after a write: a lane PUT, then at once a GET of the
 #     overall leaderboard, whose time includes the rebuild (REBUILDS rounds, 200; 20 in
 #     --smoke mode);
@@ -48,11 +50,13 @@
 #     children of 64 threads: the delay from a lane PUT's answer to each stream's event,
 #     the RSS per open stream, the read rate while they are open (bench/sse-clients.c).
 #
-#   bench.pl --build DIR [--smoke] [--duration S] [--rounds N] [--requests N]
+#   bench.pl --build DIR [--smoke] [--duration S] [--rounds N] [--pairs N]
+#            [--pair-duration S] [--requests N]
 #            [--rebuilds REBUILDS] [--streams STREAMS] [--json FILE] [--no-callgrind]
 #            [--only REGEX] [--memory-log DIR]
 #
 #   --only REGEX: only the sections whose name matches: the read routes by their names
+#   (the measure against itself runs with the first of them that has a floor)
 #   (competition, wods, spots-2000, ..., public-competition and public-wods: the public
 #   mount's), leaderboard (the rebuild), publication (both views' reads and the
 #   validation's delay), lane-put, connect, callgrind, floor (httpd's own cost per
@@ -89,8 +93,12 @@ use BenchLanes qw(large_wods lane_path lane_score);
 use RkServer;
 
 my %o = (duration => 5, rounds => 3, requests => 1_000_000, connections => 32,
-         callgrind => 1, pin => 1, only => '');
+         pairs => 15, pair_duration => 1, interleave_runs => 3, interleave_duration => 5,
+         interleave_phase => 50, callgrind => 1, pin => 1, only => '');
 GetOptions(\%o, 'build=s', 'smoke', 'duration=f', 'rounds=i', 'requests=i', 'rebuilds=i',
+           'pairs=i', 'pair-duration=f' => \$o{pair_duration},
+           'interleave-runs=i' => \$o{interleave_runs}, 'interleave-duration=i' => \$o{interleave_duration},
+           'interleave-phase=i' => \$o{interleave_phase},
            'json=s', 'connections=i', 'threads=i', 'callgrind!', 'pin!', 'only=s', 'streams=i',
            'memory-log=s')
     or die "bad options\n";
@@ -106,6 +114,7 @@ die "--build DIR is required\n" unless $o{build};
 if ($o{smoke}) {
     $o{duration} = 1;
     $o{rounds} = 1;
+    $o{pairs} = 1;
     $o{requests} = 20_000;
     $o{rebuilds} //= 20;
     $o{callgrind} = 0;
@@ -306,6 +315,7 @@ sub wrk {
     push @cmd, '-H', $_ for @{ $a{headers} // [] };
     push @cmd, '-s', $a{script} if $a{script};
     push @cmd, $a{url};
+    push @cmd, '--', @{ $a{args} } if $a{args};
     open my $fh, '-|', @cmd or die "wrk: $!\n";
     my $out = do { local $/; <$fh> };
     close $fh or die "wrk failed: @cmd\n$out";
@@ -321,7 +331,64 @@ sub wrk {
     }
     $r{p50} = ms($1, $2) if $out =~ /^\s+50%\s+([\d.]+)(us|ms|s|m)\s*$/m;
     $r{p99} = ms($1, $2) if $out =~ /^\s+99%\s+([\d.]+)(us|ms|s|m)\s*$/m;
+    if ($out =~ /^interleave A (\d+) ([\d.]+) B (\d+) ([\d.]+) ab (\d+) ba (\d+)$/m) {
+        @r{qw(na ta nb tb xab xba)} = map { $_ + 0 } $1, $2, $3, $4, $5, $6;
+    }
     return \%r;
+}
+
+# ---- the floor, interleaved ----------------------------------------------------------
+# The module's answer A against httpd's floor B (or any two URLs of one server) in one
+# wrk run (bench/interleave.lua): phases of INTERLEAVE_PHASE ms (50), A, B, A, ... on
+# every connection, so that the machine's moments weigh on both alike.  Each run gives
+# the ratio of A's rate to B's; INTERLEAVE_RUNS runs (3) of INTERLEAVE_DURATION seconds
+# (5; one run of 1 s with --smoke), the median.
+#
+# A phase change leaves the connection's request in flight (K = connections / threads
+# of them) to be answered in the next phase: with cA and cB the server's time per
+# request of A and of B, NA and NB the requests sent in A's and B's phases, TA and TB
+# their times, XAB and XBA the changes from A to B and from B to A:
+#     TA = (NA - K XAB) cA + K XBA cB
+#     TB = (NB - K XBA) cB + K XAB cA
+# solved for cA and cB; the ratio is cB / cA (A's rate over B's).  Uncorrected, the
+# other's requests would pull the ratio towards 1 (by 0.1-0.4% at 50 ms phases).
+sub interleave_ratio {
+    my ($r, $k) = @_;
+    return undef unless $r->{na} && $r->{nb} && $r->{ta} > 0 && $r->{tb} > 0;
+    my ($a11, $a12, $a21, $a22) = ($r->{na} - $k * $r->{xab}, $k * $r->{xba},
+                                   $k * $r->{xab}, $r->{nb} - $k * $r->{xba});
+    my $det = $a11 * $a22 - $a12 * $a21;
+    return undef unless $det > 0;
+    my $ca = ($r->{ta} * $a22 - $a12 * $r->{tb}) / $det;
+    my $cb = ($a11 * $r->{tb} - $a21 * $r->{ta}) / $det;
+    return undef unless $ca > 0 && $cb > 0;
+    return $cb / $ca;
+}
+
+# The phase is INTERLEAVE_PHASE ms, or longer for a slow answer: at RATE (A's rate
+# in its own runs) a phase holds at least 40 K requests, so that the K left in flight
+# at each change stay a small correction.
+sub interleaved {
+    my ($path_a, $path_b, $rate, @headers) = @_;
+    my $runs = $o{smoke} ? 1 : $o{interleave_runs};
+    my $k = int($o{connections} / $o{threads});
+    my $phase = $o{interleave_phase};
+    $phase = int(1000 * 40 * $k / $rate + 0.5) if $rate && 1000 * 40 * $k / $rate > $phase;
+    # and a run holds at least 10 phases of each (2 with --smoke)
+    my $duration = $o{smoke} ? 1 : $o{interleave_duration};
+    my $least = int(($o{smoke} ? 4 : 20) * $phase / 1000 + 0.999);
+    $duration = $least if $least > $duration;
+    my (@ratios, $bad);
+    for (1 .. $runs) {
+        my $r = wrk(url => $base, script => "$ROOT/bench/interleave.lua",
+                    duration => $duration, args => [$path_a, $path_b, $phase, @headers]);
+        $bad += $r->{bad};
+        my $ratio = interleave_ratio($r, $k);
+        defined $ratio or die "interleave $path_a / $path_b: no ratio from wrk (see $dir/wrk-*.txt)\n";
+        push @ratios, $ratio;
+    }
+    return { ratio => median(@ratios), runs => \@ratios, bad => $bad // 0,
+             phase_ms => $phase + 0, duration_s => $duration + 0 };
 }
 
 sub median_run {
@@ -343,6 +410,47 @@ sub alternate {
         }
     }
     return ((map { median_run(@$_) } @runs), (map { [map { $_->{rps} } @$_] } @runs));
+}
+
+# The read rows' schedule (issue 31): PAIRS rounds (15; 1 with --smoke) of runs of
+# PAIR_DURATION seconds (1), after a warm-up of each.  This machine's rate moves by
+# 10-30% from one run to the next, for nginx as for httpd (2-second runs of nginx's
+# static file: 102,000-140,000 a second; httpd's floor drifts from 30,000 to 40,000
+# over a minute), so a ratio of the medians of three 5-second runs taken a minute
+# apart judged noise.  Here the module's run (the first sub) sits in the middle of
+# every round, beside the baselines judged against it (the subs after it: nginx, the
+# floor), and the order is reversed every other round, so that a drift weighs the same
+# on both sides; read_row() takes each ratio as the median of the rounds' ratios.
+# Returns what alternate() does.
+sub paired {
+    my @subs = @_;
+    local $o{rounds} = $o{pairs};
+    local $o{duration} = $o{pair_duration};
+    my @runs = map { [] } @subs;
+    unless ($o{smoke}) { $_->(1) for @subs; }
+    my @order = (1 .. $#subs);
+    splice @order, int(@subs / 2), 0, 0;
+    for my $round (1 .. $o{rounds}) {
+        for my $i ($round % 2 ? @order : reverse @order) {
+            push @{ $runs[$i] }, $subs[$i]->();
+        }
+    }
+    return ((map { median_run(@$_) } @runs), (map { [map { $_->{rps} } @$_] } @runs));
+}
+
+# The median of a list of numbers (the mean of the middle two for an even count).
+sub median {
+    my @v = sort { $a <=> $b } @_;
+    return undef unless @v;
+    return @v % 2 ? $v[$#v / 2] : ($v[@v / 2 - 1] + $v[@v / 2]) / 2;
+}
+
+# The ratio of the runs A to the runs B (lists of rates, round by round): the median
+# of each round's ratio, and the ratios.
+sub round_ratio {
+    my ($a, $b) = @_;
+    my @r = map { $b->[$_] ? $a->[$_] / $b->[$_] : 0 } 0 .. ($#$a < $#$b ? $#$a : $#$b);
+    return (median(@r) // 0, \@r);
 }
 
 # Whether the section NAME runs: every one, or with --only those whose name matches.
@@ -496,22 +604,31 @@ sub read_row {
     my (%med, %all);
     @med{@names[0 .. $n - 1]} = @r[0 .. $n - 1];
     @all{@names[0 .. $n - 1]} = @r[$n .. 2 * $n - 1];
+    # the floors interleaved with the module (fields floor_interleaved and
+    # floor_quick_interleaved: [PATH_A, PATH_B, HEADER ...]), after its paired runs
+    for my $f (grep { ref $fields{$_} eq 'ARRAY' } 'floor_interleaved', 'floor_quick_interleaved') {
+        my ($pa, $pb, @h) = @{ $fields{$f} };
+        $fields{$f} = interleaved($pa, $pb, $med{module}{rps}, @h);
+    }
     compared_row($med{module}, $med{static}, $all{module}, $all{static}, %fields);
     my $row = $rows[-1];
-    my $m = $med{module};
+    # every ratio: the median of the rounds' ratios (paired(); a run and its baseline's
+    # of the same round are next to each other or nearly), not the ratio of the medians
+    ($row->{ratio}, $row->{round_ratios}) = round_ratio($all{module}, $all{static});
     # each baseline's fields, under its prefix: nginx_*, floor_*, floor_quick_*; a
     # floor's rate against nginx's too
     for my $b (['nginx', 'nginx'], ['floor', 'floor'], ['floorq', 'floor_quick']) {
         my ($name, $pre) = @$b;
         my $x = $med{$name} or next;
         $row->{"${pre}_rps"} = $x->{rps};
-        $row->{"${pre}_ratio"} = $x->{rps} ? $m->{rps} / $x->{rps} : 0;
+        ($row->{"${pre}_ratio"}, $row->{"${pre}_round_ratios"}) = round_ratio($all{module}, $all{$name});
         $row->{"${pre}_p99_ms"} = $x->{p99};
         $row->{"${pre}_runs"} = $all{$name};
-        $row->{"${pre}_nginx_ratio"} = $x->{rps} / $med{nginx}{rps}
-            if $name ne 'nginx' && $med{nginx} && $med{nginx}{rps};
+        ($row->{"${pre}_nginx_ratio"}) = round_ratio($all{$name}, $all{nginx})
+            if $name ne 'nginx' && $all{nginx};
         $row->{errors} += $x->{bad};
     }
+    $row->{errors} += $_->{bad} for grep { defined } @$row{qw(floor_interleaved floor_quick_interleaved)};
 }
 
 # ---- read routes against static files ------------------------------------------------
@@ -537,7 +654,7 @@ for my $rt (@routes) {
     my $fl = floor_same("GET /floor/$name ($path)", get("$base/floor/$name"), $body, 0, $fhd);
     info(sprintf "%-14s %8d bytes: module vs static file%s%s", $name, length $body,
                  $nx ? ' vs nginx' : '', $fl ? ' vs the floor' : '');
-    read_row(alternate(
+    read_row(paired(
         sub { wrk(url => "$base/api$path", headers => [$auth], $_[0] ? (duration => 1) : ()) },
         sub { wrk(url => "$base/static/$name.json", headers => [$auth],
                   $_[0] ? (duration => 1) : ()) },
@@ -546,7 +663,36 @@ for my $rt (@routes) {
         $fl ? sub { wrk(url => "$base/floor/$name", headers => [$auth],
                         $_[0] ? (duration => 1) : ()) } : ()),
         route => "GET $path", name => $name, kind => 'read', bytes => length $body,
-        baselines => [($nx ? 'nginx' : ()), ($fl ? 'floor' : ())]);
+        baselines => [($nx ? 'nginx' : ()), ($fl ? 'floor' : ())],
+        $fl ? (floor_interleaved => ["/api$path", "/floor/$name", $auth]) : ());
+}
+
+# ---- the measure against itself -------------------------------------------------------
+# How far the read rows' ratios move by noise alone: httpd's floor for the first read
+# row measured against itself, with the read rows' schedule (paired()) and the same
+# wrk parameters.  Its ratio should be 1; how far it is, and the spread of its rounds'
+# ratios, are what a read row's ratio can be trusted to (reported, not judged: the
+# machine's noise is no target of the module's).
+my %measure;
+if (my ($first) = grep { defined $_->{floor_rps} && $_->{kind} eq 'read' } @rows) {
+    my $url = "$base/floor/$first->{name}";
+    info("the measure: httpd's floor for $first->{name} against itself");
+    my @r = paired(map { sub { wrk(url => $url, headers => [$auth], $_[0] ? (duration => 1) : ()) } } 1, 2);
+    my ($ratio, $rounds) = round_ratio($r[2], $r[3]);
+    my @sorted = sort { $a <=> $b } @$rounds;
+    my $il = interleaved("/floor/$first->{name}", "/floor/$first->{name}", $first->{floor_rps}, $auth);
+    %measure = (route => $first->{route}, ratio => $ratio, round_ratios => $rounds,
+                q1 => $sorted[int($#sorted / 4)], q3 => $sorted[int(3 * $#sorted / 4 + 0.5)],
+                rates => [@r[2, 3]], interleaved => $il);
+    push @errors, "the measure: $il->{bad} failed requests" if $il->{bad};
+    target('the measure', abs($ratio - 1) <= 0.03,
+           sprintf('httpd\'s floor against itself (%s), paired runs: ratio %.3f (median of %d rounds; '
+                   . 'their middle half %.3f-%.3f; at most 0.03 from 1)', $first->{route},
+                   $ratio, scalar @$rounds, @measure{qw(q1 q3)}), 1) unless $o{smoke};
+    target('the measure, interleaved', abs($il->{ratio} - 1) <= 0.02,
+           sprintf('httpd\'s floor against itself (%s), interleaved: ratio %.3f (median of %s; '
+                   . 'at most 0.02 from 1)', $first->{route}, $il->{ratio},
+                   join(' ', map { sprintf '%.3f', $_ } @{ $il->{runs} })), 1) unless $o{smoke};
 }
 
 # ---- anonymous answers of a public mount (issue 31) ----------------------------------
@@ -575,7 +721,7 @@ for my $rt (grep { wanted($_->[0]) } ['public-competition' => '/competition/100'
     my $fq = floor_same("GET /floorq/$name (/pub$path)", $ua->get("$base/floorq/$name"), $body, 0, $fhd);
     info(sprintf "%-18s %8d bytes: anonymous, module vs static file%s%s%s", $name, length $body,
                  $nx ? ' vs nginx' : '', $fl ? ' vs the floor' : '', $fq ? ' vs the quick floor' : '');
-    read_row(alternate(
+    read_row(paired(
         sub { wrk(url => "$base/pub$path", $_[0] ? (duration => 1) : ()) },
         sub { wrk(url => "$base/static/$name.json", $_[0] ? (duration => 1) : ()) },
         $nx ? sub { wrk(url => "$nginx_base/static/$name.json", $_[0] ? (duration => 1) : ()) }
@@ -584,7 +730,9 @@ for my $rt (grep { wanted($_->[0]) } ['public-competition' => '/competition/100'
         $fq ? sub { wrk(url => "$base/floorq/$name", $_[0] ? (duration => 1) : ()) } : ()),
         route => "GET /pub$path (anonymous)", name => $name, kind => 'read-public',
         bytes => length $body,
-        baselines => [($nx ? 'nginx' : ()), ($fl ? 'floor' : ()), ($fq ? 'floorq' : ())]);
+        baselines => [($nx ? 'nginx' : ()), ($fl ? 'floor' : ()), ($fq ? 'floorq' : ())],
+        $fl ? (floor_interleaved => ["/pub$path", "/floor/$name"]) : (),
+        $fq ? (floor_quick_interleaved => ["/pub$path", "/floorq/$name"]) : ());
 }
 
 # ---- conditional GET -----------------------------------------------------------------
@@ -609,7 +757,7 @@ for my $name (grep { my $n = $_; grep { $_->[0] eq $n } @routes } 'wods', 'spots
         }
     }
     info("$name 304: module vs static file" . ($netag ? ' vs nginx' : ''));
-    read_row(alternate(
+    read_row(paired(
         sub { wrk(url => "$base/api$path", headers => [$auth, "If-None-Match: $etag{$name}"],
                   $_[0] ? (duration => 1) : ()) },
         sub { wrk(url => "$base/static/$name.json", headers => [$auth, "If-None-Match: $setag"],
@@ -649,7 +797,7 @@ for my $name (grep { my $n = $_; grep { $_->[0] eq $n } @routes } 'spots-2000', 
                  length $gz, 100 * length($gz) / $plain, $plain, $nx ? ' vs nginx gzip_static' : '',
                  $fl ? ' vs the floor' : '');
     my @h = ($auth, 'Accept-Encoding: gzip');
-    read_row(alternate(
+    read_row(paired(
         sub { wrk(url => "$base/api$path", headers => \@h, $_[0] ? (duration => 1) : ()) },
         sub { wrk(url => "$base/static/$name.json.gz", headers => \@h, $_[0] ? (duration => 1) : ()) },
         $nx ? sub { wrk(url => "$nginx_base/static/$name.json", headers => \@h,
@@ -657,7 +805,8 @@ for my $name (grep { my $n = $_; grep { $_->[0] eq $n } @routes } 'spots-2000', 
         $fl ? sub { wrk(url => "$base/floor/$name-gzip", headers => \@h,
                         $_[0] ? (duration => 1) : ()) } : ()),
         route => "GET $path (gzip)", name => "$name-gzip", kind => 'read-gzip', bytes => length $gz,
-        baselines => [($nx ? 'nginx' : ()), ($fl ? 'floor' : ())]);
+        baselines => [($nx ? 'nginx' : ()), ($fl ? 'floor' : ())],
+        $fl ? (floor_interleaved => ["/api$path", "/floor/$name-gzip", @h]) : ());
 }
 if ($gzip{'spots-2000'}) {
     my $g = $gzip{'spots-2000'};
@@ -806,7 +955,7 @@ if (wanted('publication')) {
             $st->code == 200 && $st->content eq $b or die "static copy of $path ($vname) differs\n";
             info(sprintf "%-34s %8d bytes: module vs static file", $name, length $b);
             my @h = ("Authorization: Bearer $tok");
-            read_row(alternate(
+            read_row(paired(
                 sub { wrk(url => "$base/api$path", headers => \@h, $_[0] ? (duration => 1) : ()) },
                 sub { wrk(url => "$base/static/$name.json", headers => \@h,
                           $_[0] ? (duration => 1) : ()) }),
@@ -1785,7 +1934,7 @@ if (wanted('generate')) {
     close $fh;
     info(sprintf 'leaderboard after generate-heats, %d bytes: module vs static file',
                  length $res->content);
-    read_row(alternate(
+    read_row(paired(
         sub { wrk(url => "$base/api$lb", headers => [$auth], $_[0] ? (duration => 1) : ()) },
         sub { wrk(url => "$base/static/leaderboard-after-generate.json", headers => [$auth],
                   $_[0] ? (duration => 1) : ()) }),
@@ -1802,7 +1951,7 @@ for my $r (@reads) {
     # and both views of a validated competition (publication) as well
     my $min = $r->{name} =~ /leaderboard|gzip|^publication-/ ? 1.0 : 0.95;
     target("ratio $r->{name}", $r->{ratio} >= $min,
-           sprintf('%s: %.0f req/s vs %.0f for the static file (%.3f, at least %.2f)',
+           sprintf('%s: %.0f req/s vs %.0f for the static file (ratio %.3f, at least %.2f)',
                    $r->{route}, $r->{module_rps}, $r->{static_rps}, $r->{ratio}, $min));
 }
 # Issue 31's targets against nginx: answers under 4 KiB at least 0.7x nginx's static
@@ -1818,23 +1967,31 @@ for my $r (grep { $_->{kind} =~ /^read(-gzip|-public)?$/ && defined $_->{nginx_r
     my $min = $r->{kind} eq 'read-gzip' ? 0.7 : $r->{kind} eq 'read-public' ? 0.9
               : $r->{bytes} < 4096 ? 0.7 : 0.95;
     $r->{nginx_target} = $min;
-    my $what = sprintf('%s: %.0f req/s vs %.0f for nginx\'s %s (%.3f, at least %.2f)', $r->{route},
+    my $what = sprintf('%s: %.0f req/s vs %.0f for nginx\'s %s (ratio %.3f, at least %.2f)', $r->{route},
                        $r->{module_rps}, $r->{nginx_rps},
                        $r->{kind} eq 'read-gzip' ? 'gzip_static' : 'static file', $r->{nginx_ratio}, $min);
     if ($r->{nginx_ratio} >= $min || !defined $r->{floor_nginx_ratio}) {
         target("nginx $r->{name}", $r->{nginx_ratio} >= $min, $what, !defined $r->{floor_nginx_ratio});
         next;
     }
+    # the module against the floor: interleaved with it in one run where that ran (the
+    # machine's moments weigh on both alike), else the paired runs' ratio
     my $beyond = $r->{floor_nginx_ratio} < $min;
     $r->{beyond_floor} = $beyond ? JSON::PP::true : JSON::PP::false;
-    target("nginx $r->{name}", $beyond && $r->{floor_ratio} >= 0.95,
+    my $fi = $r->{floor_interleaved};
+    my $fr = $fi ? $fi->{ratio} : $r->{floor_ratio};
+    my $fqi = $r->{floor_quick_interleaved};
+    target("nginx $r->{name}", $beyond && $fr >= 0.95,
            $what . sprintf('; httpd\'s floor %.0f req/s, %.3f of nginx: %s; the module %.3f of '
-                           . 'the floor%s%s', $r->{floor_rps}, $r->{floor_nginx_ratio},
+                           . 'the floor%s%s%s', $r->{floor_rps}, $r->{floor_nginx_ratio},
                            $beyond ? 'the target is beyond httpd' : 'httpd can reach the target',
-                           $r->{floor_ratio}, $beyond ? ' (at least 0.95)' : '',
+                           $fr, $fi ? ' interleaved (' . sprintf('%.3f', $r->{floor_ratio}) . ' in the paired runs)' : '',
+                           $beyond ? ' (at least 0.95)' : '',
                            defined $r->{floor_quick_nginx_ratio}
-                               ? sprintf('; the quick floor %.3f of nginx, the module %.3f of it',
-                                         $r->{floor_quick_nginx_ratio}, $r->{floor_quick_ratio})
+                               ? sprintf('; the quick floor %.3f of nginx, the module %.3f of it%s',
+                                         $r->{floor_quick_nginx_ratio},
+                                         $fqi ? $fqi->{ratio} : $r->{floor_quick_ratio},
+                                         $fqi ? ' interleaved' : '')
                                : ''));
 }
 my ($put) = grep { $_->{name} eq 'lane-put' } @rows;
@@ -1860,6 +2017,8 @@ my %result = (
     date => strftime('%Y-%m-%dT%H:%M:%SZ', gmtime), mode => $o{smoke} ? 'smoke' : 'full',
     machine => { cpu => $cpu, cores => `nproc` + 0, kernel => scalar(`uname -r`) =~ s/\s+$//r },
     settings => { duration_s => $o{duration}, rounds => $o{rounds}, threads => $o{threads},
+                  read_rows => { rounds => $o{pairs}, duration_s => $o{pair_duration},
+                                 ratio => 'median of the rounds\' ratios' },
                   pinned => $o{pin} ? "httpd on CPU $server_cpus, wrk on CPU " . ($ncpu - 1)
                                     : JSON::PP::false,
                   connections => $o{connections}, mpm => 'event, 2 children x 64 threads',
@@ -1867,7 +2026,7 @@ my %result = (
     rows => \@rows, token_check => \%token_share, floor => \%floor, cpu => \%cpu,
     memory => \%memory,
     leaderboard_rebuild => \%rebuild,
-    gzip => \%gzip, streams => \%streams, postgresql => \%pg, nginx => \%nginx,
+    gzip => \%gzip, measure => \%measure, streams => \%streams, postgresql => \%pg, nginx => \%nginx,
     generate_heats => \%gen,
     publication_validate => \%pubval,
     targets => \%targets, errors => \@errors);
@@ -1875,23 +2034,30 @@ open my $jf, '>', $o{json} or die "$o{json}: $!";
 print $jf JSON::PP->new->canonical->pretty->encode(\%result);
 close $jf;
 
-printf "\n%-52s %8s %10s %10s %7s %10s %7s %10s %7s %8s %8s\n", 'route', 'bytes', 'module/s',
-       'static/s', 'ratio', 'nginx/s', 'ratio', 'floor/s', 'ratio', 'p50 ms', 'p99 ms';
+printf "\n%-52s %8s %10s %10s %7s %10s %7s %10s %7s %7s %8s %8s\n", 'route', 'bytes', 'module/s',
+       'static/s', 'ratio', 'nginx/s', 'ratio', 'floor/s', 'ratio', 'interl.', 'p50 ms', 'p99 ms';
 for my $r (@rows) {
     my $nx = defined $r->{nginx_rps};
     my $fl = defined $r->{floor_rps};
-    printf "%-52s %8s %10.0f %10.0f %7.3f %10s %7s %10s %7s %8.2f %8.2f\n", $r->{route},
+    my $fi = $r->{floor_interleaved};
+    printf "%-52s %8s %10.0f %10.0f %7.3f %10s %7s %10s %7s %7s %8.2f %8.2f\n", $r->{route},
            $r->{bytes} || '-', $r->{module_rps}, $r->{static_rps}, $r->{ratio},
            $nx ? sprintf('%.0f', $r->{nginx_rps}) : '-', $nx ? sprintf('%.3f', $r->{nginx_ratio}) : '-',
            $fl ? sprintf('%.0f', $r->{floor_rps}) : '-',
            $fl ? sprintf('%.3f', $r->{floor_ratio}) : '-',
+           $fi ? sprintf('%.3f', $fi->{ratio}) : '-',
            $r->{p50_ms} // 0, $r->{p99_ms} // 0;
 }
+print "  (read rows: $o{pairs} rounds of $o{pair_duration} s runs, the module's beside its "
+    . "baselines'; rates: the median run; ratios: the median of the rounds' ratios)\n";
 print "  (static/s: the same bytes as a static file of the same httpd, ratio module/static; "
     . "nginx/s: the same file from nginx $nginx{version}, one worker on the same CPU, ratio "
     . "module/nginx)\n" if %nginx;
 print "  (floor/s: httpd's floor, the module's answer (headers and bytes) from "
-    . "bench/mod_floor.c's handler in the same httpd, ratio module/floor)\n"
+    . "bench/mod_floor.c's handler in the same httpd, ratio module/floor; interl.: the "
+    . "module's rate over the floor's, the two interleaved in one run, phases of "
+    . "$o{interleave_phase} ms (longer for slow answers), median of $o{interleave_runs} runs of "
+    . "$o{interleave_duration} s or more)\n"
     if grep { defined $_->{floor_rps} } @rows;
 for my $r (grep { defined $_->{floor_quick_rps} } @rows) {
     printf "  %s: httpd's quick floor (the same answer from mod_floor's quick handler) %.0f/s, "
