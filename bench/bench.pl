@@ -374,9 +374,10 @@ sub interleaved {
     my $k = int($o{connections} / $o{threads});
     my $phase = $o{interleave_phase};
     $phase = int(1000 * 40 * $k / $rate + 0.5) if $rate && 1000 * 40 * $k / $rate > $phase;
-    # and a run holds at least 10 phases of each (2 with --smoke)
+    # and a run holds at least 30 phases of each (2 with --smoke), up to 30 seconds
     my $duration = $o{smoke} ? 1 : $o{interleave_duration};
-    my $least = int(($o{smoke} ? 4 : 20) * $phase / 1000 + 0.999);
+    my $least = int(($o{smoke} ? 4 : 60) * $phase / 1000 + 0.999);
+    $least = 30 if $least > 30 && !$o{smoke};
     $duration = $least if $least > $duration;
     my (@ratios, $bad);
     for (1 .. $runs) {
