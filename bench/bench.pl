@@ -56,9 +56,8 @@
 #            [--only REGEX] [--memory-log DIR]
 #
 #   --only REGEX: only the sections whose name matches: the read routes by their names
-#   (the measure against itself runs with the first of them that has a floor)
 #   (competition, wods, spots-2000, ..., public-competition and public-wods: the public
-#   mount's), leaderboard (the rebuild), publication (both views' reads and the
+#   mount's; the measure against itself runs with the first of them that has a floor), leaderboard (the rebuild), publication (both views' reads and the
 #   validation's delay), lane-put, connect, callgrind, floor (httpd's own cost per
 #   request against ours, callgrind; with --smoke only when --only names it), cpu
 #   (perf's profile under load; needs the wods row too: '^(wods|cpu)$'), memory
@@ -388,7 +387,7 @@ sub interleaved {
         defined $ratio or die "interleave $path_a / $path_b: no ratio from wrk (see $dir/wrk-*.txt)\n";
         push @ratios, $ratio;
     }
-    return { ratio => median(@ratios), runs => \@ratios, bad => $bad // 0,
+    return { ratio => percentile(0.5, @ratios), runs => \@ratios, bad => $bad // 0,
              phase_ms => $phase + 0, duration_s => $duration + 0 };
 }
 
@@ -402,13 +401,18 @@ sub median_run {
 # run of each, then every figure of each (A's, B's, ...).
 sub alternate {
     my @subs = @_;
+    return in_rounds(sub { my $round = shift; map { ($round - 1 + $_) % @subs } 0 .. $#subs }, @subs);
+}
+
+# The runs of alternate() and paired(): a warm-up of each sub (none with --smoke), then
+# ROUNDS rounds, each running the subs in the order ORDER gives for the round (a list
+# of their indices); returns the median run of each, then every figure of each.
+sub in_rounds {
+    my ($order, @subs) = @_;
     my @runs = map { [] } @subs;
     unless ($o{smoke}) { $_->(1) for @subs; }
     for my $round (1 .. $o{rounds}) {
-        for my $k (0 .. $#subs) {
-            my $i = ($round - 1 + $k) % @subs;
-            push @{ $runs[$i] }, $subs[$i]->();
-        }
+        push @{ $runs[$_] }, $subs[$_]->() for $order->($round);
     }
     return ((map { median_run(@$_) } @runs), (map { [map { $_->{rps} } @$_] } @runs));
 }
@@ -427,23 +431,9 @@ sub paired {
     my @subs = @_;
     local $o{rounds} = $o{pairs};
     local $o{duration} = $o{pair_duration};
-    my @runs = map { [] } @subs;
-    unless ($o{smoke}) { $_->(1) for @subs; }
     my @order = (1 .. $#subs);
     splice @order, int(@subs / 2), 0, 0;
-    for my $round (1 .. $o{rounds}) {
-        for my $i ($round % 2 ? @order : reverse @order) {
-            push @{ $runs[$i] }, $subs[$i]->();
-        }
-    }
-    return ((map { median_run(@$_) } @runs), (map { [map { $_->{rps} } @$_] } @runs));
-}
-
-# The median of a list of numbers (the mean of the middle two for an even count).
-sub median {
-    my @v = sort { $a <=> $b } @_;
-    return undef unless @v;
-    return @v % 2 ? $v[$#v / 2] : ($v[@v / 2 - 1] + $v[@v / 2]) / 2;
+    return in_rounds(sub { $_[0] % 2 ? @order : reverse @order }, @subs);
 }
 
 # The ratio of the runs A to the runs B (lists of rates, round by round): the median
@@ -451,7 +441,7 @@ sub median {
 sub round_ratio {
     my ($a, $b) = @_;
     my @r = map { $b->[$_] ? $a->[$_] / $b->[$_] : 0 } 0 .. ($#$a < $#$b ? $#$a : $#$b);
-    return (median(@r) // 0, \@r);
+    return (percentile(0.5, @r), \@r);
 }
 
 # Whether the section NAME runs: every one, or with --only those whose name matches.
@@ -680,10 +670,9 @@ if (my ($first) = grep { defined $_->{floor_rps} && $_->{kind} eq 'read' } @rows
     info("the measure: httpd's floor for $first->{name} against itself");
     my @r = paired(map { sub { wrk(url => $url, headers => [$auth], $_[0] ? (duration => 1) : ()) } } 1, 2);
     my ($ratio, $rounds) = round_ratio($r[2], $r[3]);
-    my @sorted = sort { $a <=> $b } @$rounds;
     my $il = interleaved("/floor/$first->{name}", "/floor/$first->{name}", $first->{floor_rps}, $auth);
     %measure = (route => $first->{route}, ratio => $ratio, round_ratios => $rounds,
-                q1 => $sorted[int($#sorted / 4)], q3 => $sorted[int(3 * $#sorted / 4 + 0.5)],
+                q1 => percentile(0.25, @$rounds), q3 => percentile(0.75, @$rounds),
                 rates => [@r[2, 3]], interleaved => $il);
     push @errors, "the measure: $il->{bad} failed requests" if $il->{bad};
     target('the measure', abs($ratio - 1) <= 0.03,
