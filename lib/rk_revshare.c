@@ -37,8 +37,10 @@ static void st(uint64_t *w, uint64_t v)
     __atomic_store_n(w, v, __ATOMIC_RELAXED);
 }
 
-int rk_revshare_get(const rk_revshare *t, uint32_t i, int64_t now, int64_t max_age,
-                    uint64_t *data, uint64_t *auth, char *epoch, size_t n)
+/* Slot I's value when it is younger than MAX_AGE at NOW and, unless ANY_GEN, of the
+ * table's generation (rk_revshare_get, rk_revshare_get_recent). */
+static int get(const rk_revshare *t, uint32_t i, int64_t now, int64_t max_age, int any_gen,
+               uint64_t *data, uint64_t *auth, char *epoch, size_t n)
 {
     const rk_revshare_slot *s;
     uint64_t words[EPOCH_WORDS], gen, d, a;
@@ -66,7 +68,7 @@ int rk_revshare_get(const rk_revshare *t, uint32_t i, int64_t now, int64_t max_a
         if (__atomic_load_n(&s->seq, __ATOMIC_RELAXED) != seq) {
             continue;        /* moved while copied */
         }
-        if (gen != rk_revshare_gen(t) || now - at >= max_age || now < at) {
+        if ((!any_gen && gen != rk_revshare_gen(t)) || now - at >= max_age || now < at) {
             return 0;
         }
         memcpy(epoch, words, RK_REVSHARE_EPOCH);
@@ -76,6 +78,18 @@ int rk_revshare_get(const rk_revshare *t, uint32_t i, int64_t now, int64_t max_a
         return 1;
     }
     return 0;
+}
+
+int rk_revshare_get(const rk_revshare *t, uint32_t i, int64_t now, int64_t max_age,
+                    uint64_t *data, uint64_t *auth, char *epoch, size_t n)
+{
+    return get(t, i, now, max_age, 0, data, auth, epoch, n);
+}
+
+int rk_revshare_get_recent(const rk_revshare *t, uint32_t i, int64_t now, int64_t max_age,
+                           uint64_t *data, uint64_t *auth, char *epoch, size_t n)
+{
+    return get(t, i, now, max_age, 1, data, auth, epoch, n);
 }
 
 /* Is the value (GEN, READ_AT, DATA, AUTH, EPOCH) more recent than slot S's (held by

@@ -52,6 +52,10 @@ void rk_revshare_bump(rk_revshare *t);
  * writer at work, I out of range). */
 int rk_revshare_get(const rk_revshare *t, uint32_t i, int64_t now, int64_t max_age,
                     uint64_t *data, uint64_t *auth, char *epoch, size_t n);
+/* The same, whatever this server committed since the read: for a caller that checks
+ * the counters again where it matters (a lane PUT, in its write transaction). */
+int rk_revshare_get_recent(const rk_revshare *t, uint32_t i, int64_t now, int64_t max_age,
+                           uint64_t *data, uint64_t *auth, char *epoch, size_t n);
 
 /* Keep in slot I the counters read from the database by a read that began at
  * READ_AT, after rk_revshare_gen gave GEN.  Not kept when the slot holds a value at

@@ -240,3 +240,29 @@ int rkm_authenticate(request_rec *r, rkm_req *rq)
     memo_keep(r->connection, rq, header, hlen, &te);
     return OK;
 }
+
+int rkm_auth_confirm(request_rec *r, rkm_req *rq)
+{
+    int need = rk_route_role(rq->route.id, rq->method), rv;
+    rkm_db db;
+
+    if (!rq->auth_deferred) {
+        return OK;
+    }
+    rq->auth_deferred = 0;
+    memset(&db, 0, sizeof(db));
+    if (rkm_request_revision_fresh(r, &db, rq) != 0) {
+        rkm_send_status(r, HTTP_SERVICE_UNAVAILABLE);
+        return HTTP_SERVICE_UNAVAILABLE;
+    }
+    ap_log_rerror(APLOG_MARK, APLOG_TRACE1, 0, r, "token of %s %s checked again with the "
+                  "database's counters", r->method, rk_route_name(rq->route.id));
+    if ((rv = rkm_authenticate(r, rq)) != OK) {
+        return rv;
+    }
+    if (need > RK_ROLE_NONE && rkm_role_on(r, rq, rkm_path_competition(rq)) < need) {
+        rkm_send_status(r, HTTP_FORBIDDEN);
+        return HTTP_FORBIDDEN;
+    }
+    return OK;
+}

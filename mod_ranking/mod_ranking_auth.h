@@ -14,6 +14,13 @@ struct rkm_req;
  * moves); otherwise the error answer (401, 503) has been sent and its status is
  * returned. */
 int rkm_authenticate(request_rec *r, struct rkm_req *rq);
+/* For a request whose token was checked with counters that may be out of date
+ * (RQ->auth_deferred: a lane PUT, rkm_put_lane_deferrable), before any answer but its
+ * success: the counters read from the database, then the token and the role the route
+ * and method need checked again.  OK (the request goes on, RQ->auth_deferred cleared),
+ * or the refusal (401, 403, 503) has been sent and its status is returned.  OK at once
+ * for any other request. */
+int rkm_auth_confirm(request_rec *r, struct rkm_req *rq);
 
 /* The roles, in order (rk_router.h's). */
 #define RKM_ROLE_READER    RK_ROLE_READER

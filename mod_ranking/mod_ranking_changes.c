@@ -5,6 +5,7 @@
 #include "mod_ranking_config.h"
 #include "mod_ranking_shared.h"
 #include "mod_ranking_status.h"
+#include "mod_ranking_write.h"
 #include "rk_revshare.h"
 
 /* ---- the revision the children share ---- */
@@ -102,12 +103,21 @@ int rkm_revision_read_bg(apr_pool_t *p, server_rec *s, rkm_db *db, rkm_rev *rev)
     return 1;
 }
 
-/* The change counters for a request: unless FRESH, from what any child of this server
- * read less than RankingRevisionCheck ago with no commit of this server since,
- * without the database (its epoch in EPOCH, RK_REVSHARE_EPOCH bytes); else read from
- * the database (DB, opened here when its dbd is NULL) and kept for the others.
- * 1 (shared), 0 (read), or -1 (logged). */
-static int revision_shared(request_rec *r, rkm_db *db, rkm_rev *rev, char *epoch, int fresh)
+/* How a request's change counters may be found (revision_shared). */
+enum rev_source {
+    REV_SHARED,   /* what a child read less than RankingRevisionCheck ago, with no
+                   * commit of this server since */
+    REV_FRESH,    /* the database */
+    REV_RECENT    /* what a child read less than RankingRevisionCheck ago, whatever
+                   * this server committed since (a lane PUT: rkm_put_lane_deferrable) */
+};
+
+/* The change counters for a request: from the table the children share when FROM
+ * allows, without the database (its epoch in EPOCH, RK_REVSHARE_EPOCH bytes); else
+ * read from the database (DB, opened here when its dbd is NULL) and kept for the
+ * others.  1 (shared), 0 (read), or -1 (logged). */
+static int revision_shared(request_rec *r, rkm_db *db, rkm_rev *rev, char *epoch,
+                           enum rev_source from)
 {
     apr_interval_time_t bound = rkm_config_revision_check();
     int slot = revshare ? server_conf_of(r->server)->revshare_slot : -1;
@@ -115,8 +125,12 @@ static int revision_shared(request_rec *r, rkm_db *db, rkm_rev *rev, char *epoch
     uint64_t gen = 0, data, auth;
 
     if (slot >= 0 && bound > 0) {
-        if (!fresh && rk_revshare_get(revshare, (uint32_t)slot, start, bound, &data, &auth, epoch,
-                                      RK_REVSHARE_EPOCH)) {
+        if (from != REV_FRESH
+            && (from == REV_RECENT
+                ? rk_revshare_get_recent(revshare, (uint32_t)slot, start, bound, &data, &auth,
+                                         epoch, RK_REVSHARE_EPOCH)
+                : rk_revshare_get(revshare, (uint32_t)slot, start, bound, &data, &auth, epoch,
+                                  RK_REVSHARE_EPOCH))) {
             rev->epoch = epoch;   /* the request's own buffer: no copy */
             rev->data = data;
             rev->auth = auth;
@@ -136,32 +150,41 @@ static int revision_shared(request_rec *r, rkm_db *db, rkm_rev *rev, char *epoch
     return 0;
 }
 
-static int request_revision(request_rec *r, rkm_db *db, rkm_req *rq, int fresh)
+static int request_revision(request_rec *r, rkm_db *db, rkm_req *rq, enum rev_source from)
 {
-    int got = revision_shared(r, db, &rq->rev, rq->rev_epoch, fresh);
+    int got = revision_shared(r, db, &rq->rev, rq->rev_epoch, from);
 
     if (got < 0) {
         return -1;
     }
     rq->have_rev = 1;
     rq->rev_shared = got == 1;
-    rk_stats_set(&rkm_stats->revision, rq->rev.data);
+    rq->auth_deferred = got == 1 && from == REV_RECENT;
+    if (!rq->auth_deferred) {   /* a deferred one may be older than this server's commits */
+        rk_stats_set(&rkm_stats->revision, rq->rev.data);
+    }
     rk_stats_add(got == 1 ? &rkm_stats->revision_shared : &rkm_stats->revision_reads, 1);
     return 0;
 }
 
 int rkm_request_revision(request_rec *r, rkm_db *db, rkm_req *rq)
 {
-    /* reads may use the counters another child read lately (RankingRevisionCheck);
-     * writes, everything else and a long poll woken by a change read them */
-    return rq->have_rev ? 0
-           : request_revision(r, db, rq, (rq->method != RK_M_GET && rq->method != RK_M_HEAD)
-                                         || rq->waited);
+    /* reads may use the counters another child read lately (RankingRevisionCheck),
+     * and so may a lane PUT, whatever this server committed since: its write
+     * transaction checks them again (mod_ranking_write.c); other writes and a long
+     * poll woken by a change read them */
+    if (rq->have_rev) {
+        return 0;
+    }
+    if ((rq->method == RK_M_GET || rq->method == RK_M_HEAD) && !rq->waited) {
+        return request_revision(r, db, rq, REV_SHARED);
+    }
+    return request_revision(r, db, rq, rkm_put_lane_deferrable(r, rq) ? REV_RECENT : REV_FRESH);
 }
 
 int rkm_request_revision_fresh(request_rec *r, rkm_db *db, rkm_req *rq)
 {
-    return rq->have_rev && !rq->rev_shared ? 0 : request_revision(r, db, rq, 1);
+    return rq->have_rev && !rq->rev_shared ? 0 : request_revision(r, db, rq, REV_FRESH);
 }
 
 /* ---- the change log ---- */

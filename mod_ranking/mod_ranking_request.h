@@ -26,6 +26,10 @@ typedef struct rkm_req {
                              * no Authorization header */
     int have_rev;           /* REV known */
     int rev_shared;         /* REV from the children's shared table, not the database */
+    int auth_deferred;      /* a lane PUT whose token was checked with the shared REV,
+                             * whatever this server committed since: confirmed in its
+                             * write transaction, or with REV read again before any
+                             * other answer than its success (rkm_auth_confirm) */
     int waited;             /* a long poll that has waited: answer, never wait again */
     int headers_done;       /* rkm_common_headers has run */
     int quick;              /* answered from the quick handler, from the caches only

@@ -14,6 +14,7 @@
  * WAL flush; one transaction per group makes one flush per group. */
 #include "mod_ranking_write.h"
 #include "mod_ranking_answer.h"
+#include "mod_ranking_auth.h"
 #include "mod_ranking_body.h"
 #include "mod_ranking_idem.h"
 #include "mod_ranking_request.h"
@@ -83,7 +84,7 @@ typedef struct {
     request_rec *r;
     rkm_req *rq;
     rk_lane_patch *patch;
-    int status;           /* HTTP_OK, or the error answer's status */
+    int status;           /* HTTP_OK, or the error answer's status, or JOB_RECHECK */
     const char *err;      /* its message (NULL: the status's own) */
     void *answer;         /* on success, the answer: the lane as stored */
     size_t len;
@@ -91,6 +92,32 @@ typedef struct {
 } put_job;
 
 static rk_group *group;   /* this child's queue; NULL: each PUT commits on its own */
+
+/* A job not run: its token was checked with counters (the auth revision, the epoch)
+ * that its transaction found out of date.  Its thread checks the token again and
+ * queues it once more (rkm_put_lane). */
+#define JOB_RECHECK 1
+
+int rkm_put_lane_deferrable(request_rec *r, const rkm_req *rq)
+{
+    const rk_route_def *d;
+
+    return rq->method == RK_M_PUT && (d = rk_route_def_of(rq->route.id)) != NULL
+           && d->write == RK_WRITE_LANE && !rkm_lane_has_conditions(r)
+           && !apr_table_get(r->headers_in, "Idempotency-Key");
+}
+
+/* Whether JOB may run in the transaction whose counters are NOW: a job whose token was
+ * checked with the children's shared counters runs only when they are still the
+ * database's (no change of an account, a token or a grant since, the same
+ * database); the others were checked with counters read from the database. */
+static int job_current(const put_job *job, const rkm_rev *now)
+{
+    const rkm_req *rq = job->rq;
+
+    return !rq->auth_deferred
+           || (rq->rev.auth == now->auth && strcmp(rq->rev.epoch, now->epoch) == 0);
+}
 
 static void write_child_init(apr_pool_t *p, server_rec *s)
 {
@@ -231,9 +258,10 @@ static void put_batch(void *ctxv, rk_group_job *batch)
     batch_ctx *ctx = ctxv;
     request_rec *r = ctx->r;
     rkm_db *db = ctx->db;
-    rk_group_job *l;
+    rk_group_job *l, *last = NULL;
     apr_time_t deadline;
-    int locked, begun = 0, failed, n = 0, refused = 0;
+    int locked, begun = 0, failed, n = 0, refused = 0, recheck = 0, deferred = 0, first = 1;
+    rkm_rev now;
 
     for (l = batch; l; l = l->next) {
         put_job *j = (put_job *)l;
@@ -241,14 +269,30 @@ static void put_batch(void *ctxv, rk_group_job *batch)
         j->status = HTTP_OK;
         j->err = NULL;
         j->answer = NULL;
+        deferred |= j->rq->auth_deferred;
     }
     /* the earliest deadline of the batch: no writer waits past its own */
     deadline = rk_group_batch_deadline(batch);
-    locked = rkm_db_write_lock_until(r, db, deadline) == 0;
+    locked = (db->dbd || rkm_db_open(r, db) == OK) && rkm_db_write_lock_until(r, db, deadline) == 0;
     begun = locked && rkm_db_begin_write(r, db, deadline) == 0;
-    failed = !begun;
+    /* the counters as this transaction sees them, for the jobs checked with shared ones */
+    failed = !begun || (deferred && rkm_revision_read(r, db, &now) != 0);
     for (l = batch; l && !failed; l = l->next) {
-        failed = put_one(r, db, (put_job *)l, l == batch, !l->next) != 0;
+        put_job *j = (put_job *)l;
+
+        if (deferred && !job_current(j, &now)) {
+            j->status = JOB_RECHECK;
+            recheck++;
+        }
+        else {
+            last = l;
+        }
+    }
+    for (l = batch; l && !failed; l = l->next) {
+        if (((put_job *)l)->status == HTTP_OK) {
+            failed = put_one(r, db, (put_job *)l, first, l == last) != 0;
+            first = 0;
+        }
     }
     if (!failed && rkm_db_commit(r, db) != 0) {
         failed = 1;
@@ -265,20 +309,21 @@ static void put_batch(void *ctxv, rk_group_job *batch)
         if (failed) {
             rk_cache_release(j->answer);
             j->answer = NULL;
-            if (j->status == HTTP_OK) {   /* not kept, or not reached */
+            if (j->status == HTTP_OK || j->status == JOB_RECHECK) {   /* not kept, or not reached */
                 j->status = HTTP_SERVICE_UNAVAILABLE;
                 j->err = NULL;
             }
         }
         n++;
-        refused += j->status != HTTP_OK;
+        refused += j->status != HTTP_OK && j->status != JOB_RECHECK;
     }
     if (!failed) {
         rk_stats_add(&rkm_stats->commit_groups, 1);
-        rk_stats_add(&rkm_stats->commit_lanes, n - refused);
+        rk_stats_add(&rkm_stats->commit_lanes, n - refused - recheck);
     }
     ap_log_rerror(APLOG_MARK, APLOG_TRACE1, 0, r, "lane writes: %d in one transaction, "
-                  "%d refused, %s", n, refused, failed ? "rolled back" : "committed");
+                  "%d refused, %s; %d left to their token's check again", n, refused,
+                  failed ? "rolled back" : "committed", failed ? 0 : recheck);
 }
 
 /* The checked body of a lane PUT into JOB's patch: 0, or 1 when the request is
@@ -298,9 +343,15 @@ static int take_patch(request_rec *r, rkm_req *rq, rkm_db *db, put_job *job, int
     if (rv == OK && rk_lane_patch_parse(body, len, job->patch, &job->err) == 0) {
         return 0;
     }
+    /* a token checked with shared counters: 401 or 403 before the body's refusal */
+    if (rkm_auth_confirm(r, rq) != OK) {
+        *answered = OK;
+        return 1;
+    }
     if (rv != AP_FILTER_ERROR && !checked) {
         rk_route_args(&rq->route, args);
-        switch (rkm_db_select_one(r, db, RK_Q_LANE_EXISTS, args, lane, 1)) {
+        switch (db->dbd || rkm_db_open(r, db) == OK
+                ? rkm_db_select_one(r, db, RK_Q_LANE_EXISTS, args, lane, 1) : -1) {
         case -1: *answered = rkm_send_status(r, HTTP_SERVICE_UNAVAILABLE); return 1;
         case 0:  *answered = rkm_send_status(r, HTTP_NOT_FOUND); return 1;
         }
@@ -317,9 +368,9 @@ int rkm_put_lane(request_rec *r, rkm_req *rq)
     int rv, checked = 0;
     rkm_db db;
 
-    if ((rv = rkm_db_open(r, &db)) != OK) {
-        return rkm_send_status(r, rv);
-    }
+    /* the connection is opened when the database is asked: a PUT whose counters and
+     * token are known asks it only if its thread leads its group (put_batch) */
+    memset(&db, 0, sizeof(db));
     /* the database's epoch, for the lane's ETag (read once per request) */
     if (rkm_request_revision(r, &db, rq) != 0) {
         return rkm_send_status(r, HTTP_SERVICE_UNAVAILABLE);
@@ -327,6 +378,9 @@ int rkm_put_lane(request_rec *r, rkm_req *rq)
     /* 404, then 412, before the body (415, 413, 400) when the lane already fails the
      * preconditions; the transaction checks again */
     if (rkm_lane_has_conditions(r)) {
+        if (!db.dbd && (rv = rkm_db_open(r, &db)) != OK) {
+            return rkm_send_status(r, rv);
+        }
         switch (rkm_lane_row(r, &db, &rq->route, now)) {
         case -1: return rkm_send_status(r, HTTP_SERVICE_UNAVAILABLE);
         case 0:  return rkm_send_status(r, HTTP_NOT_FOUND);
@@ -345,17 +399,24 @@ int rkm_put_lane(request_rec *r, rkm_req *rq)
     ctx.db = &db;
     /* the whole wait for the write lock (queue, mutex, SQLite) ends by then */
     job->link.deadline = apr_time_now() + apr_time_from_msec(RKM_WRITE_WAIT_MS);
-    job->link.next = NULL;
-    if (group) {
-        if (rk_group_submit(group, &job->link, job->link.deadline, put_batch, &ctx) != 0) {
-            ap_log_rerror(APLOG_MARK, APLOG_WARNING, 0, r, "lane write: still queued "
-                          "behind another write after %d ms: gave up", RKM_WRITE_WAIT_MS);
-            return rkm_send_status(r, HTTP_SERVICE_UNAVAILABLE);
+    do {
+        job->link.next = NULL;
+        if (group) {
+            if (rk_group_submit(group, &job->link, job->link.deadline, put_batch, &ctx) != 0) {
+                ap_log_rerror(APLOG_MARK, APLOG_WARNING, 0, r, "lane write: still queued "
+                              "behind another write after %d ms: gave up", RKM_WRITE_WAIT_MS);
+                return rkm_send_status(r, HTTP_SERVICE_UNAVAILABLE);
+            }
         }
-    }
-    else {
-        put_batch(&ctx, &job->link);
-    }
+        else {
+            put_batch(&ctx, &job->link);
+        }
+        /* not run: its token is checked again with the database's counters (401 or
+         * 403 answered), then it queues once more, no longer deferred (runs as is) */
+        if (job->status == JOB_RECHECK && rkm_auth_confirm(r, rq) != OK) {
+            return OK;
+        }
+    } while (job->status == JOB_RECHECK);
     if (job->status != HTTP_OK) {
         return rkm_send_error(r, job->status, job->err);
     }

@@ -103,6 +103,38 @@ START_TEST(commits)
 }
 END_TEST
 
+/* rk_revshare_get_recent: a value within the bound whatever this server committed
+ * since its read (a lane PUT checks the counters again in its transaction); the bound
+ * and the slot's lock hold as for rk_revshare_get. */
+START_TEST(recent_ignores_commits)
+{
+    rk_revshare *t = table_new(1);
+    char epoch[RK_REVSHARE_EPOCH];
+    uint64_t d = 0, a = 0;
+
+    ck_assert_int_eq(rk_revshare_get_recent(t, 0, 100 * SEC, SEC, &d, &a, epoch, sizeof(epoch)), 0);
+    ck_assert_int_eq(rk_revshare_put(t, 0, rk_revshare_gen(t), 100 * SEC, 9, 2, "e"), 1);
+    rk_revshare_bump(t);
+    rk_revshare_bump(t);
+    ck_assert_int_eq(rk_revshare_get(t, 0, 100 * SEC + 1, SEC, &d, &a, epoch, sizeof(epoch)), 0);
+    ck_assert_int_eq(rk_revshare_get_recent(t, 0, 100 * SEC + 1, SEC, &d, &a, epoch, sizeof(epoch)), 1);
+    ck_assert_uint_eq(d, 9);
+    ck_assert_uint_eq(a, 2);
+    ck_assert_str_eq(epoch, "e");
+    /* the bound still holds, and a clock that went back is not trusted */
+    ck_assert_int_eq(rk_revshare_get_recent(t, 0, 101 * SEC - 1, SEC, &d, &a, epoch, sizeof(epoch)), 1);
+    ck_assert_int_eq(rk_revshare_get_recent(t, 0, 101 * SEC, SEC, &d, &a, epoch, sizeof(epoch)), 0);
+    ck_assert_int_eq(rk_revshare_get_recent(t, 0, 99 * SEC, SEC, &d, &a, epoch, sizeof(epoch)), 0);
+    ck_assert_int_eq(rk_revshare_get_recent(t, 0, 100 * SEC, 0, &d, &a, epoch, sizeof(epoch)), 0);
+    /* a writer at work: ask the database */
+    t->slot[0].seq |= 1;
+    ck_assert_int_eq(rk_revshare_get_recent(t, 0, 100 * SEC + 1, SEC, &d, &a, epoch, sizeof(epoch)), 0);
+    t->slot[0].seq++;
+    ck_assert_int_eq(rk_revshare_get_recent(t, 0, 100 * SEC + 1, SEC, &d, &a, epoch, sizeof(epoch)), 1);
+    free(t);
+}
+END_TEST
+
 START_TEST(most_recent_kept)
 {
     rk_revshare *t = table_new(1);
@@ -228,6 +260,7 @@ static Suite *suite(void)
     tcase_add_test(tc, empty_and_bounds);
     tcase_add_test(tc, age);
     tcase_add_test(tc, commits);
+    tcase_add_test(tc, recent_ignores_commits);
     tcase_add_test(tc, most_recent_kept);
     tcase_add_test(tc, threads);
     suite_add_tcase(s, tc);
