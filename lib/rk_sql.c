@@ -174,11 +174,14 @@ const rk_query rk_queries[RK_Q_COUNT] = {
         " WHERE h.competition_id = %lld AND h.zone_id = %lld AND h.id = %lld AND l.id = %lld", 4 },
     /* the lane (RK_Q_A_VOIE's columns) and what its write checks, in one statement */
     [RK_Q_LANE_FOR_UPDATE] = { "ranking_lane_for_update",
-        "SELECT " LANE_COLS ", z.lane_count, w.scoring, w.time_cap, c.publication FROM "
+        "SELECT " LANE_COLS ", z.lane_count, w.scoring, w.time_cap, c.publication,"
+        " r.epoch, r.auth FROM "
         HEAT_IN_ZONE " JOIN competition c ON c.id = h.competition_id"
         " JOIN lane l ON l.heat_id = h.id LEFT JOIN spot s ON s.id = l.spot_id"
         " LEFT JOIN wod w ON w.id = h.wod_id AND w.competition_id = h.competition_id"
-        " WHERE h.competition_id = %lld AND h.zone_id = %lld AND h.id = %lld AND l.id = %lld", 4 },
+        " CROSS JOIN revision r"
+        " WHERE h.competition_id = %lld AND h.zone_id = %lld AND h.id = %lld AND l.id = %lld"
+        " AND r.id = 1", 4 },
     /* competition, spot */
     [RK_Q_SPOT_IN_COMPETITION] = { "ranking_spot_in_competition",
         "SELECT s.id FROM spot s WHERE s.competition_id = %lld AND s.id = %lld", 2 },

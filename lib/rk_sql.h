@@ -52,7 +52,9 @@ typedef enum {
     RK_Q_LANE_EXISTS,       /* c, z, h, v: the lane's id, no row when there is none */
     RK_Q_LANE_FOR_UPDATE,   /* c, z, h, v: the lane as RK_Q_A_VOIE shows it
                              * (RK_LANE_NCOLS columns), then the limit of lane numbers,
-                             * the WOD's scoring, time_cap, the competition's publication */
+                             * the WOD's scoring, time_cap, the competition's publication,
+                             * and the database's epoch and auth revision (a PUT's token
+                             * checked with shared counters: mod_ranking_write.c) */
     RK_Q_SPOT_IN_COMPETITION,
     RK_Q_LANE_UPDATE,
     RK_Q_LANE_UPDATE_SCORE, /* RK_Q_LANE_UPDATE for a write that sets neither number nor

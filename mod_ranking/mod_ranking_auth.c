@@ -31,7 +31,8 @@ const char *rkm_path_competition(const rkm_req *rq)
  * cache of this child process, keyed by the database's epoch, a keyed hash of the
  * token (rkm_token_cache_key) and the path's competition, valid for the database's
  * auth revision (moved by every change of an account, a token or a grant: a write
- * reads it fresh, so a grant or its removal applies to it at once; a read within
+ * reads it fresh, or for a lane PUT checks it in its transaction (rkm_auth_confirm),
+ * so a grant or its removal applies to it at once; a read within
  * RankingRevisionCheck), else the database (by the token's SHA-256, with the user's
  * grant on that competition: one statement).  Kept apart (not inlined) so that a
  * profile shows what it costs; ./scripts/bench measures it. */

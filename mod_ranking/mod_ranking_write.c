@@ -107,16 +107,16 @@ int rkm_put_lane_deferrable(request_rec *r, const rkm_req *rq)
            && !apr_table_get(r->headers_in, "Idempotency-Key");
 }
 
-/* Whether JOB may run in the transaction whose counters are NOW: a job whose token was
- * checked with the children's shared counters runs only when they are still the
- * database's (no change of an account, a token or a grant since, the same
- * database); the others were checked with counters read from the database. */
-static int job_current(const put_job *job, const rkm_rev *now)
+/* Whether the job of RQ may write in the transaction whose epoch and auth revision
+ * are EPOCH and AUTH (text, as read): a PUT whose token was checked with the
+ * children's shared counters writes only when they are still the database's (no
+ * change of an account, a token or a grant since, the same database); the others
+ * were checked with counters read from the database. */
+static int job_current(const rkm_req *rq, const char *epoch, const char *auth)
 {
-    const rkm_req *rq = job->rq;
-
     return !rq->auth_deferred
-           || (rq->rev.auth == now->auth && strcmp(rq->rev.epoch, now->epoch) == 0);
+           || (epoch && auth && rq->rev.auth == (apr_uint64_t)apr_atoi64(auth)
+               && strcmp(rq->rev.epoch, epoch) == 0);
 }
 
 static void write_child_init(apr_pool_t *p, server_rec *s)
@@ -136,7 +136,7 @@ static int apply(rkm_db *db, put_job *job, rk_lane_args *la)
     request_rec *r = job->r;
     const rk_route *route = &job->rq->route;
     const rk_lane_patch *patch = job->patch;
-    const char *args[RK_MAX_IDS], *lane[LANE_FIELDS + 4], *found_spot[1];
+    const char *args[RK_MAX_IDS], *lane[LANE_FIELDS + 6], *found_spot[1];
     const char *const *before = lane, *const *extra = lane + LANE_FIELDS;
     const char *after[LANE_FIELDS], *after_obj;
     apr_int64_t lane_count;
@@ -146,10 +146,16 @@ static int apply(rkm_db *db, put_job *job, rk_lane_args *la)
 
     rk_route_args(route, args);
     /* the lane before, then lane_count, the heat's WOD's scoring and time_cap, the
-     * publication (EXTRA) */
-    switch (rkm_db_select_one(r, db, RK_Q_LANE_FOR_UPDATE, args, lane, LANE_FIELDS + 4)) {
+     * publication, the database's epoch and auth revision (EXTRA) */
+    switch (rkm_db_select_one(r, db, RK_Q_LANE_FOR_UPDATE, args, lane, LANE_FIELDS + 6)) {
     case -1: job->status = HTTP_SERVICE_UNAVAILABLE; return 0;
     case 0:  job->status = HTTP_NOT_FOUND; return 0;   /* deleted meanwhile */
+    }
+    /* a token checked with counters out of date: its thread checks it again (no 404
+     * before that: a lane deleted meanwhile is found then) */
+    if (!job_current(job->rq, extra[4], extra[5])) {
+        job->status = JOB_RECHECK;
+        return 0;
     }
     /* If-Match / If-None-Match, against the lane in this transaction: a writer with a
      * stale ETag cannot overwrite a change committed since it read the lane (the
@@ -258,10 +264,9 @@ static void put_batch(void *ctxv, rk_group_job *batch)
     batch_ctx *ctx = ctxv;
     request_rec *r = ctx->r;
     rkm_db *db = ctx->db;
-    rk_group_job *l, *last = NULL;
+    rk_group_job *l;
     apr_time_t deadline;
-    int locked, begun = 0, failed, n = 0, refused = 0, recheck = 0, deferred = 0, first = 1;
-    rkm_rev now;
+    int locked, begun = 0, failed, n = 0, refused = 0, recheck = 0;
 
     for (l = batch; l; l = l->next) {
         put_job *j = (put_job *)l;
@@ -269,30 +274,15 @@ static void put_batch(void *ctxv, rk_group_job *batch)
         j->status = HTTP_OK;
         j->err = NULL;
         j->answer = NULL;
-        deferred |= j->rq->auth_deferred;
     }
     /* the earliest deadline of the batch: no writer waits past its own */
     deadline = rk_group_batch_deadline(batch);
     locked = (db->dbd || rkm_db_open(r, db) == OK) && rkm_db_write_lock_until(r, db, deadline) == 0;
     begun = locked && rkm_db_begin_write(r, db, deadline) == 0;
-    /* the counters as this transaction sees them, for the jobs checked with shared ones */
-    failed = !begun || (deferred && rkm_revision_read(r, db, &now) != 0);
+    failed = !begun;
     for (l = batch; l && !failed; l = l->next) {
-        put_job *j = (put_job *)l;
-
-        if (deferred && !job_current(j, &now)) {
-            j->status = JOB_RECHECK;
-            recheck++;
-        }
-        else {
-            last = l;
-        }
-    }
-    for (l = batch; l && !failed; l = l->next) {
-        if (((put_job *)l)->status == HTTP_OK) {
-            failed = put_one(r, db, (put_job *)l, first, l == last) != 0;
-            first = 0;
-        }
+        failed = put_one(r, db, (put_job *)l, l == batch, !l->next) != 0;
+        recheck += ((put_job *)l)->status == JOB_RECHECK;
     }
     if (!failed && rkm_db_commit(r, db) != 0) {
         failed = 1;
@@ -418,6 +408,11 @@ int rkm_put_lane(request_rec *r, rkm_req *rq)
         }
     } while (job->status == JOB_RECHECK);
     if (job->status != HTTP_OK) {
+        /* a refusal of a job whose counters its transaction could not compare (a lane
+         * deleted meanwhile, a failure): the token checked again first */
+        if (rkm_auth_confirm(r, rq) != OK) {
+            return OK;
+        }
         return rkm_send_error(r, job->status, job->err);
     }
     ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "lane %s of heat %s changed by %s:%s%s%s%s",
