@@ -15,7 +15,7 @@ struct rkm_req;
  * returned. */
 int rkm_authenticate(request_rec *r, struct rkm_req *rq);
 /* For a request whose token was checked with counters that may be out of date
- * (RQ->auth_deferred: a lane PUT, rkm_put_lane_deferrable), before any answer but its
+ * (RQ->auth_deferred: a lane PUT, rkm_request_put_deferrable), before any answer but its
  * success: the counters read from the database, then the token and the role the route
  * and method need checked again.  OK (the request goes on, RQ->auth_deferred cleared),
  * or the refusal (401, 403, 503) has been sent and its status is returned.  OK at once

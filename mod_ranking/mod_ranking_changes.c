@@ -5,7 +5,6 @@
 #include "mod_ranking_config.h"
 #include "mod_ranking_shared.h"
 #include "mod_ranking_status.h"
-#include "mod_ranking_write.h"
 #include "rk_revshare.h"
 
 /* ---- the revision the children share ---- */
@@ -109,7 +108,7 @@ enum rev_source {
                    * commit of this server since */
     REV_FRESH,    /* the database */
     REV_RECENT    /* what a child read less than RankingRevisionCheck ago, whatever
-                   * this server committed since (a lane PUT: rkm_put_lane_deferrable) */
+                   * this server committed since (a lane PUT: rkm_request_put_deferrable) */
 };
 
 /* The change counters for a request: from the table the children share when FROM
@@ -179,7 +178,7 @@ int rkm_request_revision(request_rec *r, rkm_db *db, rkm_req *rq)
     if ((rq->method == RK_M_GET || rq->method == RK_M_HEAD) && !rq->waited) {
         return request_revision(r, db, rq, REV_SHARED);
     }
-    return request_revision(r, db, rq, rkm_put_lane_deferrable(r, rq) ? REV_RECENT : REV_FRESH);
+    return request_revision(r, db, rq, rkm_request_put_deferrable(r, rq) ? REV_RECENT : REV_FRESH);
 }
 
 int rkm_request_revision_fresh(request_rec *r, rkm_db *db, rkm_req *rq)

@@ -128,6 +128,16 @@ rkm_req *rkm_request(request_rec *r)
     return rq;
 }
 
+int rkm_request_put_deferrable(request_rec *r, const rkm_req *rq)
+{
+    const rk_route_def *d;
+
+    return rq->method == RK_M_PUT && (d = rk_route_def_of(rq->route.id)) != NULL
+           && d->write == RK_WRITE_LANE && !apr_table_get(r->headers_in, "If-Match")
+           && !apr_table_get(r->headers_in, "If-None-Match")
+           && !apr_table_get(r->headers_in, "Idempotency-Key");
+}
+
 /* A public read's answer (RankingPublic): shared caches may keep it for
  * RankingPublicCache seconds.  It varies with Prefer (RFC 7240: the server applies
  * wait=N), and the answer to a long poll (Prefer: wait=N) is never stored, so that a

@@ -54,6 +54,14 @@ int rkm_is_ours(request_rec *r);
 /* This request's state, made and attached on the first call (route parsed once). */
 rkm_req *rkm_request(request_rec *r);
 
+/* Whether RQ is a lane PUT whose token check may use the change counters the children
+ * share, whatever this server committed since (rkm_request_revision): one without
+ * If-Match, If-None-Match or Idempotency-Key, whose success is committed only under
+ * the counters it was checked with (its write transaction reads them again:
+ * mod_ranking_write.c), and whose any other answer reads them first
+ * (rkm_auth_confirm). */
+int rkm_request_put_deferrable(request_rec *r, const rkm_req *rq);
+
 /* The headers every answer of the mount carries, whoever writes it, set once per
  * request (in headers_out; httpd's own error pages get them from rkm_error_headers):
  * X-Content-Type-Options;

@@ -98,15 +98,6 @@ static rk_group *group;   /* this child's queue; NULL: each PUT commits on its o
  * queues it once more (rkm_put_lane). */
 #define JOB_RECHECK 1
 
-int rkm_put_lane_deferrable(request_rec *r, const rkm_req *rq)
-{
-    const rk_route_def *d;
-
-    return rq->method == RK_M_PUT && (d = rk_route_def_of(rq->route.id)) != NULL
-           && d->write == RK_WRITE_LANE && !rkm_lane_has_conditions(r)
-           && !apr_table_get(r->headers_in, "Idempotency-Key");
-}
-
 /* Whether the job of RQ may write in the transaction whose epoch and auth revision
  * are EPOCH and AUTH (text, as read): a PUT whose token was checked with the
  * children's shared counters writes only when they are still the database's (no

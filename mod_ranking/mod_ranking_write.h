@@ -12,12 +12,6 @@ struct rkm_req;
 /* register_hooks: child_init makes this child's queue of lane writes. */
 void rkm_write_register_hooks(void);
 int rkm_put_lane(request_rec *r, struct rkm_req *rq);
-/* Whether RQ is a lane PUT whose token check may use the change counters the children
- * share, whatever this server committed since (rkm_request_revision): one without
- * If-Match, If-None-Match or Idempotency-Key, whose success is committed only under
- * the counters it was checked with (its write transaction reads them), and whose any
- * other answer reads them first (rkm_auth_confirm). */
-int rkm_put_lane_deferrable(request_rec *r, const struct rkm_req *rq);
 int rkm_delete_lane(request_rec *r, struct rkm_req *rq);
 
 /* For the other lane writes (mod_ranking_validate.c). */
