@@ -8,7 +8,8 @@
  * deadline has passed while its job was still queued: then no batch will ever hold
  * the job.  A job a leader has taken is never abandoned: its writer waits for the
  * batch, which has every job's deadline (rk_group_batch_deadline) to bound its own
- * waits. */
+ * waits.  A leader wakes only the writers of its batch and, when jobs are queued, the
+ * writer of the first (the next leader): the others sleep on. */
 #ifndef RK_GROUP_H
 #define RK_GROUP_H
 
@@ -20,6 +21,7 @@ typedef struct rk_group_job {
     apr_time_t deadline;         /* give up queueing at this time; 0: never */
     int taken;                   /* in a leader's batch (read under the queue's lock) */
     int done;                    /* set by the leader, read under the queue's lock */
+    unsigned slot;               /* the condition its writer waits on (rk_group.c) */
 } rk_group_job;
 
 /* Run BATCH (a list through ->next); CTX is the leader's own. */
