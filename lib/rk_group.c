@@ -70,7 +70,6 @@ int rk_group_submit(rk_group *g, rk_group_job *job, apr_time_t deadline,
                     rk_group_run_fn *run, void *ctx)
 {
     rk_group_job *batch, *l;
-
     uint64_t wake = 0;   /* the slots to wake, once the lock is released */
     int i;
 

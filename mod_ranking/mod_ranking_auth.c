@@ -128,6 +128,13 @@ int rkm_role_on(request_rec *r, const rkm_req *rq, const char *competition_id)
     return rq->server_role;
 }
 
+int rkm_role_enough(request_rec *r, const rkm_req *rq)
+{
+    int need = rk_route_role(rq->route.id, rq->method);
+
+    return need <= RK_ROLE_NONE || rkm_role_on(r, rq, rkm_path_competition(rq)) >= need;
+}
+
 /* The last token check of a connection (keep-alive: a client sends the same header on
  * every request): the Authorization header it was for, the database state and the
  * path's competition it held in, and what it found.  A request that matches all of
@@ -244,8 +251,8 @@ int rkm_authenticate(request_rec *r, rkm_req *rq)
 
 int rkm_auth_confirm(request_rec *r, rkm_req *rq)
 {
-    int need = rk_route_role(rq->route.id, rq->method), rv;
     rkm_db db;
+    int rv;
 
     if (!rq->auth_deferred) {
         return OK;
@@ -261,7 +268,7 @@ int rkm_auth_confirm(request_rec *r, rkm_req *rq)
     if ((rv = rkm_authenticate(r, rq)) != OK) {
         return rv;
     }
-    if (need > RK_ROLE_NONE && rkm_role_on(r, rq, rkm_path_competition(rq)) < need) {
+    if (!rkm_role_enough(r, rq)) {
         rkm_send_status(r, HTTP_FORBIDDEN);
         return HTTP_FORBIDDEN;
     }

@@ -34,6 +34,9 @@ int rkm_auth_confirm(request_rec *r, struct rkm_req *rq);
  * another one is read from the database. */
 int rkm_role_on(request_rec *r, const struct rkm_req *rq, const char *competition_id);
 
+/* Whether RQ's user has the role its route and method need (rk_route_role) on the
+ * path's competition (rkm_role_on); 1 for a route that needs none. */
+int rkm_role_enough(request_rec *r, const struct rkm_req *rq);
 /* The competition of RQ's path (its first id), or NULL for a path without one. */
 const char *rkm_path_competition(const struct rkm_req *rq);
 

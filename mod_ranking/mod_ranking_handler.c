@@ -116,8 +116,7 @@ static int rkm_handler(request_rec *r)
     }
     /* the role the route and method need, on the path's competition (the
      * server-wide role for a path without one: creating a competition) */
-    if (rk_route_role(rq->route.id, rq->method) > RK_ROLE_NONE
-        && rkm_role_on(r, rq, rkm_path_competition(rq)) < rk_route_role(rq->route.id, rq->method)) {
+    if (!rkm_role_enough(r, rq)) {
         /* a token checked with counters that may be out of date (a lane PUT): a grant
          * given meanwhile may allow it (401 or 403 answered otherwise) */
         if (!rq->auth_deferred) {

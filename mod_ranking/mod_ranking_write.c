@@ -148,6 +148,9 @@ static int apply(rkm_db *db, put_job *job, rk_lane_args *la)
         job->status = JOB_RECHECK;
         return 0;
     }
+    /* its counters are the database's: whatever this job answers now, its token
+     * needs no check again (its thread waits: the leader may write its state) */
+    job->rq->auth_deferred = 0;
     /* If-Match / If-None-Match, against the lane in this transaction: a writer with a
      * stale ETag cannot overwrite a change committed since it read the lane (the
      * check before the queue may have passed against an older state) */
@@ -400,7 +403,8 @@ int rkm_put_lane(request_rec *r, rkm_req *rq)
     } while (job->status == JOB_RECHECK);
     if (job->status != HTTP_OK) {
         /* a refusal of a job whose counters its transaction could not compare (a lane
-         * deleted meanwhile, a failure): the token checked again first */
+         * deleted meanwhile, a failure; rkm_auth_confirm does nothing for the others):
+         * the token checked again first */
         if (rkm_auth_confirm(r, rq) != OK) {
             return OK;
         }
