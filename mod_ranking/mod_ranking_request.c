@@ -128,13 +128,17 @@ rkm_req *rkm_request(request_rec *r)
     return rq;
 }
 
+int rkm_request_has_conditions(request_rec *r)
+{
+    return apr_table_get(r->headers_in, "If-Match") || apr_table_get(r->headers_in, "If-None-Match");
+}
+
 int rkm_request_put_deferrable(request_rec *r, const rkm_req *rq)
 {
     const rk_route_def *d;
 
     return rq->method == RK_M_PUT && (d = rk_route_def_of(rq->route.id)) != NULL
-           && d->write == RK_WRITE_LANE && !apr_table_get(r->headers_in, "If-Match")
-           && !apr_table_get(r->headers_in, "If-None-Match")
+           && d->write == RK_WRITE_LANE && !rkm_request_has_conditions(r)
            && !apr_table_get(r->headers_in, "Idempotency-Key");
 }
 

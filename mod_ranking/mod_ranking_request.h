@@ -54,6 +54,8 @@ int rkm_is_ours(request_rec *r);
 /* This request's state, made and attached on the first call (route parsed once). */
 rkm_req *rkm_request(request_rec *r);
 
+/* Whether R has If-Match or If-None-Match (a conditional write). */
+int rkm_request_has_conditions(request_rec *r);
 /* Whether RQ is a lane PUT whose token check may use the change counters the children
  * share, whatever this server committed since (rkm_request_revision): one without
  * If-Match, If-None-Match or Idempotency-Key, whose success is committed only under

@@ -56,16 +56,11 @@ const char *rkm_lane_etag(request_rec *r, const rkm_req *rq, const char *lane_ob
 /* The preconditions of a write (If-Match, If-None-Match) against the lane as it is
  * now (its JSON object): RK_COND_PASS or RK_COND_FAILED (412).  A request without
  * them passes without a look at the lane. */
-int rkm_lane_has_conditions(request_rec *r)
-{
-    return apr_table_get(r->headers_in, "If-Match") || apr_table_get(r->headers_in, "If-None-Match");
-}
-
 static rk_cond write_cond(request_rec *r, const rkm_req *rq, const char *lane_obj);
 
 int rkm_lane_cond_failed(request_rec *r, const rkm_req *rq, const char *lane_obj)
 {
-    return rkm_lane_has_conditions(r) && write_cond(r, rq, lane_obj) == RK_COND_FAILED;
+    return rkm_request_has_conditions(r) && write_cond(r, rq, lane_obj) == RK_COND_FAILED;
 }
 
 static rk_cond write_cond(request_rec *r, const rkm_req *rq, const char *lane_obj)
@@ -154,7 +149,7 @@ static int apply(rkm_db *db, put_job *job, rk_lane_args *la)
     /* If-Match / If-None-Match, against the lane in this transaction: a writer with a
      * stale ETag cannot overwrite a change committed since it read the lane (the
      * check before the queue may have passed against an older state) */
-    if (rkm_lane_has_conditions(r) && write_cond(r, job->rq, rkm_lane_json(r, before)) == RK_COND_FAILED) {
+    if (rkm_request_has_conditions(r) && write_cond(r, job->rq, rkm_lane_json(r, before)) == RK_COND_FAILED) {
         job->status = HTTP_PRECONDITION_FAILED;
         return 0;
     }
@@ -361,7 +356,7 @@ int rkm_put_lane(request_rec *r, rkm_req *rq)
     }
     /* 404, then 412, before the body (415, 413, 400) when the lane already fails the
      * preconditions; the transaction checks again */
-    if (rkm_lane_has_conditions(r)) {
+    if (rkm_request_has_conditions(r)) {
         if (!db.dbd && (rv = rkm_db_open(r, &db)) != OK) {
             return rkm_send_status(r, rv);
         }
@@ -433,7 +428,7 @@ int rkm_delete_lane(request_rec *r, rkm_req *rq)
     if ((rv = rkm_db_open(r, &db)) != OK) {
         return rkm_send_status(r, rv);
     }
-    if (rkm_lane_has_conditions(r) && rkm_request_revision(r, &db, rq) != 0) {
+    if (rkm_request_has_conditions(r) && rkm_request_revision(r, &db, rq) != 0) {
         return rkm_send_status(r, HTTP_SERVICE_UNAVAILABLE);   /* the epoch of the ETag */
     }
     rk_route_args(&rq->route, args);
@@ -443,7 +438,7 @@ int rkm_delete_lane(request_rec *r, rkm_req *rq)
     }
     /* the lane, gone, and its last state in the change log: all or nothing */
     begun = rkm_db_begin_write(r, &db, deadline) == 0;
-    if (begun && (found = rkm_lane_row(r, &db, &rq->route, before)) == 1 && rkm_lane_has_conditions(r)
+    if (begun && (found = rkm_lane_row(r, &db, &rq->route, before)) == 1 && rkm_request_has_conditions(r)
         && write_cond(r, rq, rkm_lane_json(r, before)) == RK_COND_FAILED) {
         failed_cond = 1;   /* 412: nothing deleted, rolled back */
         rv = -1;

@@ -22,9 +22,8 @@ int rkm_lane_row(request_rec *r, rkm_db *db, const rk_route *route, const char *
 /* Its JSON object (in r->pool), and the strong ETag of that object (a GET's). */
 const char *rkm_lane_json(request_rec *r, const char *const *v);
 const char *rkm_lane_etag(request_rec *r, const struct rkm_req *rq, const char *lane_obj);
-/* Whether the request has If-Match or If-None-Match; whether it has and the lane
- * (its JSON object) fails them (412). */
-int rkm_lane_has_conditions(request_rec *r);
+/* Whether the request has If-Match or If-None-Match (rkm_request_has_conditions) and
+ * the lane (its JSON object) fails them (412). */
 int rkm_lane_cond_failed(request_rec *r, const struct rkm_req *rq, const char *lane_obj);
 
 #endif

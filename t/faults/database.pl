@@ -45,7 +45,7 @@ my @READS = ('/competition/', '/competition/2', '/competition/2/wod/', '/competi
 
 # N clients at once, each making the requests REQS->(client, i) returns (METHOD, PATH,
 # TOKEN, BODY) for, until it returns nothing or UNTIL (an absolute time) has passed:
-# the list of [code, Retry-After, seconds] of every answer.
+# the list of [code, Retry-After, seconds, METHOD:PATH] of every answer.
 sub clients {
     my ($s, $n, $reqs, $until) = @_;
     my @kids;
@@ -59,7 +59,8 @@ sub clients {
                 my @req = $reqs->($k, $i) or last;
                 my $t0 = time;
                 my ($code, undef, $res) = $s->call(@req[0 .. 3], $ua);
-                printf {$wr} "%d %s %.3f\n", $code, $res->header('Retry-After') // '-', time - $t0;
+                printf {$wr} "%d %s %.3f %s:%s\n", $code, $res->header('Retry-After') // '-', time - $t0,
+                       $req[0], $req[1];
             }
             close $wr;
             _exit(0);
@@ -192,10 +193,12 @@ sub pg_fault_tests {
                 # every pooled connection is idle since before the fault: each is tried
                 # before its use (libpq only learns of a restart when a statement fails)
                 sleep 1.1;
+                my $log1 = length $s->error_log;
                 my @first = clients($s, 8, sub { $_[1] < 8 ? mix($demo, $judge, @_) : () });
-                my @no = map { $_->[0] } grep { $_->[0] != 200 } @first;
+                my @no = map { "$_->[0] $_->[3]" } grep { $_->[0] != 200 } @first;
                 ok(@first == 64 && !@no, "PostgreSQL, $name: the first 64 requests once it is back "
-                                         . "answer 200" . (@no ? " (not: @no)" : ''));
+                                         . "answer 200" . (@no ? " (not: @no)" : ''))
+                    or print map { "#   $_\n" } grep { length } split /\n/, substr($s->error_log, $log1);
             }
             my ($secs, @left) = recovered($s, $demo, $judge, 10);
             ok(!@left, sprintf('PostgreSQL, %s: then every route answers 200, in %.1f s, without '
