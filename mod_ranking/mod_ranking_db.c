@@ -224,7 +224,10 @@ static int conn_usable(request_rec *r, server_rec *s, ap_dbd_t *dbd, rkm_conn *c
 }
 
 /* The statements of connection DBD: prepared at its first use by the module, and
- * again after conn_usable found them unusable. */
+ * again after conn_usable found them unusable.  A PostgreSQL connection the module
+ * never used is tried first, as an idle one (conn_usable): mod_dbd opens DBDMin of
+ * them when a child starts, and one may have waited there since before the database
+ * restarted (its first use then found "no connection to the server"). */
 static rkm_conn *conn_get(request_rec *r, server_rec *s, ap_dbd_t *dbd)
 {
     void *data = NULL;
@@ -237,6 +240,12 @@ static rkm_conn *conn_get(request_rec *r, server_rec *s, ap_dbd_t *dbd)
     if (c) {
         apr_pool_userdata_setn(NULL, CONN_KEY, NULL, dbd->pool);
         apr_pool_destroy(c->pool);
+    }
+    else if (strcmp(apr_dbd_name(dbd->driver), "sqlite3") != 0
+             && rkm_db_session_try(dbd, dbd->pool) != 0) {
+        rkm_db_log(r, s, APLOG_ERR, "a pooled database connection was lost and could not "
+                   "be opened again (is the database reachable?)");
+        return NULL;
     }
     return conn_init(r, s, dbd);
 }
