@@ -162,8 +162,16 @@ static int request_revision(request_rec *r, rkm_db *db, rkm_req *rq, enum rev_so
     if (!rq->auth_deferred) {   /* a deferred one may be older than this server's commits */
         rk_stats_set(&rkm_stats->revision, rq->rev.data);
     }
-    rk_stats_add(got == 1 ? &rkm_stats->revision_shared : &rkm_stats->revision_reads, 1);
+    if (!rq->quick) {   /* the quick handler's once it answers: it may leave the
+                         * request to the normal path, which finds them again */
+        rkm_request_revision_count(rq);
+    }
     return 0;
+}
+
+void rkm_request_revision_count(const rkm_req *rq)
+{
+    rk_stats_add(rq->rev_shared ? &rkm_stats->revision_shared : &rkm_stats->revision_reads, 1);
 }
 
 int rkm_request_revision(request_rec *r, rkm_db *db, rkm_req *rq)

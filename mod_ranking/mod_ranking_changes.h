@@ -69,6 +69,10 @@ int rkm_revision_read_bg(apr_pool_t *p, server_rec *s, rkm_db *db, rkm_rev *rev)
  * (no database), else read (DB opened if its dbd is NULL).  0, or -1 on a database
  * error. */
 int rkm_request_revision(request_rec *r, rkm_db *db, struct rkm_req *rq);
+/* Count how RQ found its counters (server-status: RankingRevisionReads, or
+ * RankingRevisionShared); rkm_request_revision does, but for the quick handler, whose
+ * request counts once it is answered there (mod_ranking_read.c). */
+void rkm_request_revision_count(const struct rkm_req *rq);
 /* The same, read from the database whatever RQ->rev holds (an answer about to be
  * built reads it, so that the answer and its ETag tell the same revision). */
 int rkm_request_revision_fresh(request_rec *r, rkm_db *db, struct rkm_req *rq);

@@ -5,7 +5,7 @@
 # figures are checked to move exactly with what the test does: answer lookups, a lane
 # PUT, a stream opened then closed, a long poll waiting.  (Apache::Test runs one file
 # at a time: nothing else talks to the server meanwhile.)
-# tests: 31
+# tests: 35
 use strict;
 use warnings;
 use FindBin;
@@ -138,6 +138,25 @@ close $s;
 like($answer, qr{^HTTP/1\.1 304}, 'the long poll ends with 304 after 3 s');
 my $t7 = status_until(sub { $_[0]{RankingPolls} == $t5->{RankingPolls} });
 is($t7->{RankingPolls}, $t5->{RankingPolls}, 'an answered long poll is no longer counted');
+
+# the quick handler (an anonymous read of a public mount): a read it leaves to the
+# normal path (its answer not in the child's cache: built there) counts how it found
+# the change counters once, as one it answers (they counted twice: the quick handler's
+# finding, then the normal path's)
+is(req(PUT => $V, $E, { score => '43' })->code, 200, 'a lane PUT: a new revision, no answer cached');
+my ($q0) = status();
+my @codes = map { req(GET => '/pubcors/competition/2/wod/')->code } 1 .. 6;
+my ($q1) = status();
+is("@codes", '200 200 200 200 200 200', 'six anonymous reads of a public mount (quick handler)');
+# (an answer built reads them again from the database when it took them shared: one
+# more read per build, RankingAnswerMisses, as above)
+my $counted = ($q1->{RankingRevisionReads} + $q1->{RankingRevisionShared})
+              - ($q0->{RankingRevisionReads} + $q0->{RankingRevisionShared});
+my $built = $q1->{RankingAnswerMisses} - $q0->{RankingAnswerMisses};
+ok($built >= 1 && $counted >= 6 && $counted - $built <= 6,
+   "their change counters counted once each, those left to the normal path too ($counted, "
+   . "$built answer(s) built)");
+is(req(PUT => $V, $E, { score => undef })->code, 200, 'put back');
 
 # the HTML page
 my $html = req(GET => '/ranking-status')->content;
