@@ -71,7 +71,7 @@ int rkm_revision_read_bg(apr_pool_t *p, server_rec *s, rkm_db *db, rkm_rev *rev)
 int rkm_request_revision(request_rec *r, rkm_db *db, struct rkm_req *rq);
 /* Count how RQ found its counters (server-status: RankingRevisionReads, or
  * RankingRevisionShared); rkm_request_revision does, but for the quick handler, whose
- * request counts once it is answered there (mod_ranking_read.c). */
+ * request counts once it is answered there (mod_ranking_handler.c). */
 void rkm_request_revision_count(const struct rkm_req *rq);
 /* The same, read from the database whatever RQ->rev holds (an answer about to be
  * built reads it, so that the answer and its ETag tell the same revision). */

@@ -7,6 +7,7 @@
 #include "mod_ranking_handler.h"
 #include "mod_ranking_answer.h"
 #include "mod_ranking_auth.h"
+#include "mod_ranking_changes.h"
 #include "mod_ranking_config.h"
 #include "mod_ranking_config_public.h"
 #include "mod_ranking_connect.h"
@@ -227,6 +228,9 @@ static int rkm_quick(request_rec *r, int lookup)
         return DECLINED;
     }
     apr_table_setn(r->notes, "ranking-path", "quick");
+    if (rq->have_rev) {   /* answered here: how it found its counters, counted once */
+        rkm_request_revision_count(rq);
+    }
     return rv;
 }
 

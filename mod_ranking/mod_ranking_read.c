@@ -363,9 +363,6 @@ static int send_answer(request_rec *r, rkm_req *rq, const char *key, const void 
     rk_cond cond;
     int rv;
 
-    if (rq->quick) {   /* answered here, whatever the answer: counted once */
-        rkm_request_revision_count(rq);
-    }
     if (gz) {
         etag = apr_pstrcat(r->pool, apr_pstrndup(r->pool, etag, strlen(etag) - 1), "-gzip\"", NULL);
     }
