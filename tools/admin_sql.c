@@ -23,34 +23,34 @@ const rk_admin_query rk_admin_queries[RK_A_COUNT] = {
     [RK_A_PROBE] = { "ranking_admin_probe",
         "SELECT a.id, a.name, a.password_hash, a.role, a.enabled, a.created_at,"
         " t.hash, t.account_id, t.created_at, t.expires_at"
-        " FROM account a JOIN token t ON t.account_id = a.id WHERE 1 = 0", 0 },
+        " FROM account a JOIN token t ON t.account_id = a.id WHERE 1 = 0", 0, 0 },
 
     [RK_A_ACCOUNT_FIND] = { "ranking_admin_account_find",
-        "SELECT id, role, enabled FROM account WHERE name = %s", 1 },
+        "SELECT id, role, enabled FROM account WHERE name = %s", 1, 0 },
     /* CAST: the value is bound as text on SQLite; store an integer */
     [RK_A_ACCOUNT_INSERT] = { "ranking_admin_account_insert",
         "INSERT INTO account (name, password_hash, role, enabled, created_at)"
-        " VALUES (%s, %s, %s, 1, CAST(%lld AS BIGINT))", 4 },
+        " VALUES (%s, %s, %s, 1, CAST(%lld AS BIGINT))", 4, 0 },
     [RK_A_ACCOUNT_PASSWORD] = { "ranking_admin_account_password",
-        "UPDATE account SET password_hash = %s WHERE name = %s", 2 },
+        "UPDATE account SET password_hash = %s WHERE name = %s", 2, 0 },
     [RK_A_ACCOUNT_ROLE] = { "ranking_admin_account_role",
-        "UPDATE account SET role = %s WHERE name = %s", 2 },
+        "UPDATE account SET role = %s WHERE name = %s", 2, 0 },
     [RK_A_ACCOUNT_DISABLE] = { "ranking_admin_account_disable",
-        "UPDATE account SET enabled = 0 WHERE name = %s", 1 },
+        "UPDATE account SET enabled = 0 WHERE name = %s", 1, 0 },
     [RK_A_ACCOUNT_ENABLE] = { "ranking_admin_account_enable",
-        "UPDATE account SET enabled = 1 WHERE name = %s", 1 },
+        "UPDATE account SET enabled = 1 WHERE name = %s", 1, 0 },
     [RK_A_ACCOUNT_DELETE] = { "ranking_admin_account_delete",
-        "DELETE FROM account WHERE name = %s", 1 },
+        "DELETE FROM account WHERE name = %s", 1, 0 },
 
     [RK_A_TOKEN_REVOKE] = { "ranking_admin_token_revoke",
-        "DELETE FROM token WHERE account_id IN (SELECT id FROM account WHERE name = %s)", 1 },
-    [RK_A_TOKEN_PURGE] = { "ranking_admin_token_purge", RK_SQL_TOKEN_PURGE, 1 },
+        "DELETE FROM token WHERE account_id IN (SELECT id FROM account WHERE name = %s)", 1, 0 },
+    [RK_A_TOKEN_PURGE] = { "ranking_admin_token_purge", RK_SQL_TOKEN_PURGE, 1, 0 },
 
     [RK_A_ACCOUNT_LIST] = { "ranking_admin_account_list",
         "SELECT a.name, a.role, a.enabled,"
         " (SELECT COUNT(*) FROM token t WHERE t.account_id = a.id AND t.expires_at > %lld),"
         " SUBSTR(a.password_hash, 1, 7)"
-        " FROM account a ORDER BY a.name, a.id", 1 },
+        " FROM account a ORDER BY a.name, a.id", 1, 0 },
 
     [RK_A_HISTORY_PRUNE] = { "ranking_admin_history_prune",
         "DELETE FROM lane_history WHERE changed_at < %s", 1, 2 },
