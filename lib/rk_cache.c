@@ -35,7 +35,8 @@ typedef struct entry {
 
 static entry *entry_alloc(size_t total)
 {
-    entry *e = rk_mem_alloc(total);
+    /* a large value starts a page (rk_mem_alloc_at) */
+    entry *e = rk_mem_alloc_at(total, sizeof(entry));
 
     if (e) {
         __atomic_add_fetch(&alive, 1, __ATOMIC_RELAXED);
@@ -232,13 +233,13 @@ void *rk_cache_value_resize(void *value, size_t len)
         e->key = klen ? VALUE(e) + len : NULL;
         e->len = len;
         e->size = klen + len;
-        if (!(n = rk_mem_realloc(e, sizeof(*e) + len + klen))) {
+        if (!(n = rk_mem_realloc_at(e, sizeof(*e) + len + klen, sizeof(*e)))) {
             return value;   /* not shrunk: the block as it was, still right */
         }
         n->key = klen ? VALUE(n) + len : NULL;   /* moved, perhaps */
         return VALUE(n);
     }
-    if (!(n = rk_mem_realloc(e, sizeof(*e) + len + klen))) {
+    if (!(n = rk_mem_realloc_at(e, sizeof(*e) + len + klen, sizeof(*e)))) {
         return NULL;
     }
     memmove(VALUE(n) + len, VALUE(n) + n->len, klen);

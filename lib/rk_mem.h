@@ -41,6 +41,16 @@ void rk_mem_free(void *p);
  * copy; any other change is a new block and a copy. */
 void *rk_mem_realloc(void *p, size_t n);
 
+/* The same, for a block whose byte HEAD (under a page) should start a page, when it is
+ * a mapping: a large answer whose bytes begin right after a header of HEAD bytes.  The
+ * kernel copies such an answer into a socket's pages a page at a time, at whole pages
+ * (rk_cache: 1-2% more large answers a second, doc/performance.md); the block takes
+ * up to a page more.  A block that stays a mapping through rk_mem_realloc, or
+ * rk_mem_realloc_at, keeps its place in its page; one that becomes a mapping through
+ * rk_mem_realloc_at is placed so.  NULL when HEAD is a page or more. */
+void *rk_mem_alloc_at(size_t n, size_t head);
+void *rk_mem_realloc_at(void *p, size_t n, size_t head);
+
 /* Bytes currently mapped by rk_mem (atomic; for tests and server-status). */
 size_t rk_mem_mapped(void);
 

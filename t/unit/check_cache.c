@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <stdint.h>
 
@@ -392,6 +393,78 @@ START_TEST(test_mem_realloc)
 }
 END_TEST
 
+/* rk_mem_alloc_at / rk_mem_realloc_at: a mapped block's byte HEAD starts a page, and
+ * stays so through every resize that keeps it mapped (plain rk_mem_realloc too); a
+ * block that becomes a mapping through rk_mem_realloc_at is placed so; the bytes kept
+ * and counted as in test_mem_realloc; a HEAD of a page or more refused.  So a large
+ * cache value starts a page. */
+START_TEST(test_mem_at)
+{
+    static const size_t sizes[] = { 100, RK_MEM_MAP_MIN, 300000, 1669199, 70000, 4000,
+                                    2u << 20, 10 };
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), base = rk_mem_mapped(), i, j, have = 0;
+    unsigned char *p = rk_mem_alloc_at(1u << 20, 80);
+
+    ck_assert_ptr_nonnull(p);
+    if (RK_MEM_MAPS) {
+        ck_assert_uint_eq(((uintptr_t)p + 80) % page, 0);
+        ck_assert_uint_ge(rk_mem_mapped(), base + (1u << 20) + 16);
+        ck_assert_uint_le(rk_mem_mapped(), base + (1u << 20) + 16 + 2 * page);
+    }
+    rk_mem_free(p);
+    ck_assert_uint_eq(rk_mem_mapped(), base);
+    ck_assert_ptr_null(rk_mem_alloc_at(100, page));
+    p = rk_mem_alloc_at(10, 80);   /* malloc()ed: placed as malloc places it */
+    ck_assert_ptr_nonnull(p);
+    for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+        size_t n = sizes[i], keep = have < n ? have : n;
+
+        /* every other step through plain rk_mem_realloc: a mapping keeps its place */
+        p = (i % 2 && have + 16 >= RK_MEM_MAP_MIN) ? rk_mem_realloc(p, n) : rk_mem_realloc_at(p, n, 80);
+        ck_assert_ptr_nonnull(p);
+        ck_assert_uint_eq((uintptr_t)p % 16, 0);
+        for (j = 0; j < keep && p[j] == (unsigned char)(j * 5 + 1); j++) {
+        }
+        ck_assert_uint_eq(j, keep);   /* one assertion per block (see test_mem) */
+        for (j = keep; j < n; j++) {
+            p[j] = (unsigned char)(j * 5 + 1);
+        }
+        have = n;
+        if (RK_MEM_MAPS && n + 16 >= RK_MEM_MAP_MIN) {
+            ck_assert_uint_eq(((uintptr_t)p + 80) % page, 0);
+            ck_assert_uint_ge(rk_mem_mapped(), base + n + 16);
+            ck_assert_uint_le(rk_mem_mapped(), base + n + 16 + 2 * page);
+        }
+        else {
+            ck_assert_uint_eq(rk_mem_mapped(), base);
+        }
+    }
+    ck_assert_ptr_null(rk_mem_realloc_at(p, 100, page));
+    rk_mem_free(p);
+    ck_assert_uint_eq(rk_mem_mapped(), base);
+    {   /* a large cache value starts a page, made larger and cut as it is built */
+        char *v = rk_cache_value_new("large", 1u << 20);
+
+        ck_assert_ptr_nonnull(v);
+        if (RK_MEM_MAPS) {
+            ck_assert_uint_eq((uintptr_t)v % page, 0);
+        }
+        memset(v, 'x', 1u << 20);
+        v = rk_cache_value_resize(v, 3u << 20);
+        ck_assert_ptr_nonnull(v);
+        v = rk_cache_value_resize(v, 300000);
+        ck_assert_ptr_nonnull(v);
+        if (RK_MEM_MAPS) {
+            ck_assert_uint_eq((uintptr_t)v % page, 0);
+        }
+        ck_assert_int_eq(v[299999], 'x');
+        ck_assert_str_eq(rk_cache_value_key(v), "large");
+        rk_cache_release(v);
+        ck_assert_uint_eq(rk_mem_mapped(), base);
+    }
+}
+END_TEST
+
 /* rk_cache_value_resize: a value made larger then cut keeps its first bytes and its
  * key, and goes into the cache at its new length; a value without a key too; a size
  * that overflows is refused, the value untouched. */
@@ -462,6 +535,7 @@ int main(void)
     tcase_add_test(tc, test_value_meta);
     tcase_add_test(tc, test_mem);
     tcase_add_test(tc, test_mem_realloc);
+    tcase_add_test(tc, test_mem_at);
     tcase_add_test(tc, test_value_resize);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
