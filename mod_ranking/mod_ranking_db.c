@@ -127,7 +127,7 @@ static rkm_conn *conn_init(request_rec *r, server_rec *s, ap_dbd_t *dbd)
     }
     c = apr_pcalloc(p, sizeof(*c));
     c->pool = p;
-    c->sqlite = strcmp(apr_dbd_name(dbd->driver), "sqlite3") == 0;
+    c->sqlite = rkm_dbd_is_sqlite(dbd);
     for (i = 0; c->sqlite && i < rk_sqlite_setup_count + 2; i++) {
         /* the shared setup, then the module's own short busy timeout and page cache */
         const char *sql = i < rk_sqlite_setup_count ? rk_sqlite_setup[i]
@@ -241,8 +241,7 @@ static rkm_conn *conn_get(request_rec *r, server_rec *s, ap_dbd_t *dbd)
         apr_pool_userdata_setn(NULL, CONN_KEY, NULL, dbd->pool);
         apr_pool_destroy(c->pool);
     }
-    else if (strcmp(apr_dbd_name(dbd->driver), "sqlite3") != 0
-             && rkm_db_session_try(dbd, dbd->pool) != 0) {
+    else if (!rkm_dbd_is_sqlite(dbd) && rkm_db_session_try(dbd, dbd->pool) != 0) {
         rkm_db_log(r, s, APLOG_ERR, "a pooled database connection was lost and could not "
                    "be opened again (is the database reachable?)");
         return NULL;

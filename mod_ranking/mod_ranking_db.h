@@ -85,6 +85,7 @@ int rkm_db_exec(request_rec *r, rkm_db *db, const char *sql, const char *label, 
  * again; a SQLite connection opened while the file was not writable (SQLite then opens
  * it read-only, without an error) is reopened, at most once a second, until it is
  * writable.
+ *   rkm_dbd_is_sqlite: whether DBD's driver is apr_dbd's SQLite one (sqlite3);
  *   rkm_db_session: PostgreSQL's backend pid of the connection, 0 when unknown (SQLite,
  *     or PQbackendPID not found);
  *   rkm_db_session_lost: 1 when the PostgreSQL connection is known to be lost (a
@@ -116,6 +117,7 @@ int rkm_db_exec(request_rec *r, rkm_db *db, const char *sql, const char *label, 
  *     counts the ones not said since (a database down makes every request fail
  *     alike), unless LEVEL has RKM_DB_ALWAYS (a warning given at most once per pooled
  *     connection and second). */
+int rkm_dbd_is_sqlite(ap_dbd_t *dbd);
 long rkm_db_session(ap_dbd_t *dbd, int sqlite);
 int rkm_db_session_lost(ap_dbd_t *dbd, int sqlite);
 int rkm_db_file_readonly(ap_dbd_t *dbd);

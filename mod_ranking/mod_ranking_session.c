@@ -68,7 +68,7 @@ static apr_status_t session_post_connect(apr_pool_t *p, dbd_cfg_t *cfg, ap_dbd_t
     if (cfg && cfg->params && dbd && dbd->pool) {
         apr_pool_userdata_setn(cfg->params, PARAMS_KEY, NULL, dbd->pool);
     }
-    if (dbd && dbd->driver && strcmp(apr_dbd_name(dbd->driver), "sqlite3") == 0) {
+    if (dbd && dbd->driver && rkm_dbd_is_sqlite(dbd)) {
         rkm_db_shm_repair(cfg ? cfg->server : NULL, dbd);
     }
     return APR_SUCCESS;
@@ -88,6 +88,11 @@ long rkm_db_session(ap_dbd_t *dbd, int sqlite)
         return 0;
     }
     return pq_backend_pid(native);
+}
+
+int rkm_dbd_is_sqlite(ap_dbd_t *dbd)
+{
+    return strcmp(apr_dbd_name(dbd->driver), "sqlite3") == 0;
 }
 
 int rkm_db_session_lost(ap_dbd_t *dbd, int sqlite)
