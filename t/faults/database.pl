@@ -109,6 +109,18 @@ sub recovered {
     return (time - $t0, @bad ? @bad : ('none'));
 }
 
+# One round of 64 requests (eight clients, every route), which must all answer 200: ok
+# with NAME, else the answers that were not (code and route) and the error log of the
+# round.
+sub first_requests {
+    my ($s, $demo, $judge, $name) = @_;
+    my $log0 = length $s->error_log;
+    my @first = clients($s, 8, sub { $_[1] < 8 ? mix($demo, $judge, @_) : () });
+    my @no = map { "$_->[0] $_->[3]" } grep { $_->[0] != 200 } @first;
+    ok(@first == 64 && !@no, $name . (@no ? " (not: @no)" : ''))
+        or print map { "#   $_\n" } grep { length } split /\n/, substr($s->error_log, $log0);
+}
+
 # The most lines of the module's database errors one process logged in one second.
 sub errors_per_second {
     my ($log) = @_;
@@ -195,12 +207,8 @@ sub pg_fault_tests {
                 # every pooled connection is idle since before the fault: each is tried
                 # before its use (libpq only learns of a restart when a statement fails)
                 sleep 1.1;
-                my $log1 = length $s->error_log;
-                my @first = clients($s, 8, sub { $_[1] < 8 ? mix($demo, $judge, @_) : () });
-                my @no = map { "$_->[0] $_->[3]" } grep { $_->[0] != 200 } @first;
-                ok(@first == 64 && !@no, "PostgreSQL, $name: the first 64 requests once it is back "
-                                         . "answer 200" . (@no ? " (not: @no)" : ''))
-                    or print map { "#   $_\n" } grep { length } split /\n/, substr($s->error_log, $log1);
+                first_requests($s, $demo, $judge, "PostgreSQL, $name: the first 64 requests once "
+                                                  . 'it is back answer 200');
             }
             my ($secs, @left) = recovered($s, $demo, $judge, 10);
             ok(!@left, sprintf('PostgreSQL, %s: then every route answers 200, in %.1f s, without '
@@ -226,15 +234,11 @@ sub pg_fault_tests {
     {
         $s->httpd('-k', 'graceful') or die "graceful restart\n";
         sleep 2;   # the new children up, their connections opened
-        my $log1 = length $s->error_log;
         ok($faults[0][1]->(), 'PostgreSQL, pg_ctl restart -m fast after a graceful restart of httpd: done');
         sleep 1.1;
-        my @first = clients($s, 8, sub { $_[1] < 8 ? mix($demo, $judge, @_) : () });
-        my @no = map { "$_->[0] $_->[3]" } grep { $_->[0] != 200 } @first;
-        ok(@first == 64 && !@no, 'PostgreSQL, pg_ctl restart -m fast after a graceful restart of '
-                                 . "httpd: the first 64 requests answer 200, on connections the module "
-                                 . 'never used before' . (@no ? " (not: @no)" : ''))
-            or print map { "#   $_\n" } grep { length } split /\n/, substr($s->error_log, $log1);
+        first_requests($s, $demo, $judge, 'PostgreSQL, pg_ctl restart -m fast after a graceful '
+                                          . 'restart of httpd: the first 64 requests answer 200, on '
+                                          . 'connections the module never used before');
     }
     print "# $_\n" for grep { /DEBUG/ } split /\n/, $s->error_log;
     like($s->error_log, qr/\[ranking:warn\].*database session of a pooled connection was reset/,

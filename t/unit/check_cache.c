@@ -353,6 +353,20 @@ START_TEST(test_mem)
 }
 END_TEST
 
+/* How many of the first KEEP bytes of P still hold the pattern a resize must keep; then
+ * bytes KEEP to N get it (the bytes a resize gave are the caller's to fill). */
+static size_t pattern_kept(unsigned char *p, size_t keep, size_t n)
+{
+    size_t j, k;
+
+    for (j = 0; j < keep && p[j] == (unsigned char)(j * 7 + 3); j++) {
+    }
+    for (k = keep; k < n; k++) {
+        p[k] = (unsigned char)(k * 7 + 3);
+    }
+    return j;
+}
+
 /* rk_mem_realloc: the first bytes kept through every change of size, across the
  * malloc/mapping line both ways and within mappings (remapped); mapped bytes counted
  * right after each; NULL grows from nothing; an overflowing size refused, the block
@@ -361,7 +375,7 @@ START_TEST(test_mem_realloc)
 {
     static const size_t sizes[] = { 1, 100, RK_MEM_MAP_MIN - 16, RK_MEM_MAP_MIN, 300000,
                                     1669199, 4000, 2u << 20, 70000, 65536, 10, 0, 5 };
-    size_t base = rk_mem_mapped(), i, j, have = 0;
+    size_t base = rk_mem_mapped(), i, have = 0;
     unsigned char *p = rk_mem_realloc(NULL, 0);
 
     ck_assert_ptr_nonnull(p);
@@ -371,12 +385,8 @@ START_TEST(test_mem_realloc)
         p = rk_mem_realloc(p, n);
         ck_assert_ptr_nonnull(p);
         ck_assert_uint_eq((uintptr_t)p % 16, 0);
-        for (j = 0; j < keep && p[j] == (unsigned char)(j * 7 + 3); j++) {
-        }
-        ck_assert_uint_eq(j, keep);   /* one assertion per block (see test_mem) */
-        for (j = keep; j < n; j++) {
-            p[j] = (unsigned char)(j * 7 + 3);
-        }
+        /* one assertion per block (see test_mem) */
+        ck_assert_uint_eq(pattern_kept(p, keep, n), keep);
         have = n;
         if (RK_MEM_MAPS && n + 16 >= RK_MEM_MAP_MIN) {
             ck_assert_uint_ge(rk_mem_mapped(), base + n + 16);
@@ -402,7 +412,7 @@ START_TEST(test_mem_at)
 {
     static const size_t sizes[] = { 100, RK_MEM_MAP_MIN, 300000, 1669199, 70000, 4000,
                                     2u << 20, 10 };
-    size_t page = (size_t)sysconf(_SC_PAGESIZE), base = rk_mem_mapped(), i, j, have = 0;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), base = rk_mem_mapped(), i, have = 0;
     unsigned char *p = rk_mem_alloc_at(1u << 20, 80);
 
     ck_assert_ptr_nonnull(p);
@@ -423,12 +433,8 @@ START_TEST(test_mem_at)
         p = (i % 2 && have + 16 >= RK_MEM_MAP_MIN) ? rk_mem_realloc(p, n) : rk_mem_realloc_at(p, n, 80);
         ck_assert_ptr_nonnull(p);
         ck_assert_uint_eq((uintptr_t)p % 16, 0);
-        for (j = 0; j < keep && p[j] == (unsigned char)(j * 5 + 1); j++) {
-        }
-        ck_assert_uint_eq(j, keep);   /* one assertion per block (see test_mem) */
-        for (j = keep; j < n; j++) {
-            p[j] = (unsigned char)(j * 5 + 1);
-        }
+        /* one assertion per block (see test_mem) */
+        ck_assert_uint_eq(pattern_kept(p, keep, n), keep);
         have = n;
         if (RK_MEM_MAPS && n + 16 >= RK_MEM_MAP_MIN) {
             ck_assert_uint_eq(((uintptr_t)p + 80) % page, 0);
