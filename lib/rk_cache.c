@@ -1,8 +1,15 @@
 /* rk_cache.c: see rk_cache.h.  Chained hash table of entries allocated one by one;
  * when full, it is emptied (answers are cheap to rebuild and revisions move on
  * anyway). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE   /* memfd_create */
+#endif
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "rk_cache.h"
 #include "rk_mem.h"
@@ -28,6 +35,7 @@ typedef struct entry {
     uint64_t tag;      /* the caller's (a published answer's content hash) */
     unsigned char digest[RK_CACHE_DIGEST];   /* the caller's (a resource's ETag) */
     unsigned char has_digest;
+    int fd;            /* the value's memory file (rk_cache_value_file), or -1 */
 } entry;
 
 #define VALUE(e) ((char *)((e) + 1))
@@ -48,6 +56,9 @@ static void unref(entry *e)
 {
     if (__atomic_sub_fetch(&e->refs, 1, __ATOMIC_ACQ_REL) == 0) {
         __atomic_sub_fetch(&alive, 1, __ATOMIC_RELAXED);
+        if (e->fd >= 0) {
+            close(e->fd);
+        }
         rk_mem_free(e);
     }
 }
@@ -216,6 +227,7 @@ void *rk_cache_value_new(const char *key, size_t len)
     e->meta = 0;
     e->tag = 0;
     e->has_digest = 0;
+    e->fd = -1;
     return VALUE(e);
 }
 
@@ -288,6 +300,60 @@ const unsigned char *rk_cache_value_digest(const void *value)
 }
 
 /* FNV-1a, 64 bits */
+/* A new memory file holding LEN bytes of DATA, sealed against any change; -1 when the
+ * system has none or it cannot be written whole. */
+static int memory_file(const char *data, size_t len)
+{
+#if defined(MFD_CLOEXEC) && defined(MFD_ALLOW_SEALING) && defined(F_ADD_SEALS)
+    int fd = memfd_create("rk-answer", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    size_t done = 0;
+
+    if (fd < 0) {
+        return -1;
+    }
+    while (done < len) {
+        ssize_t n = write(fd, data + done, len - done);
+
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            close(fd);
+            return -1;
+        }
+        done += (size_t)n;
+    }
+    if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+#else
+    (void)data;
+    (void)len;
+    return -1;
+#endif
+}
+
+int rk_cache_value_file(const void *value)
+{
+    entry *e = ENTRY(value);
+    int fd = __atomic_load_n(&e->fd, __ATOMIC_ACQUIRE), none = -1, mine;
+
+    if (fd >= 0) {
+        return fd;
+    }
+    if ((mine = memory_file(value, e->len)) < 0) {
+        return -1;
+    }
+    /* two threads may make one at once: the first one kept serves both */
+    if (!__atomic_compare_exchange_n(&e->fd, &none, mine, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        close(mine);
+        return none;
+    }
+    return mine;
+}
+
 uint64_t rk_cache_hash_bytes(const void *data, size_t len, uint64_t seed)
 {
     const unsigned char *p = data;

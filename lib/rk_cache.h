@@ -67,6 +67,16 @@ uint64_t rk_cache_value_tag(const void *value);
 void rk_cache_value_set_digest(void *value, const unsigned char *digest);
 const unsigned char *rk_cache_value_digest(const void *value);
 
+/* A memory file (memfd_create, sealed) holding the bytes of VALUE, a shared value
+ * (inserted in a cache, or acquired: no longer written), for sendfile(2): made at
+ * the first call, the same descriptor at every later one, closed when the value is
+ * freed (the caller holds a reference while it uses it; it reads the file only at
+ * explicit offsets, pread or sendfile, the descriptor being shared).  Any thread,
+ * without the cache's lock.  -1 when the system has none or out of memory: the
+ * caller then sends the bytes themselves.  The file holds a second copy of the
+ * value, outside the cache's bounds (not mapped: no part of the process's RSS). */
+int rk_cache_value_file(const void *value);
+
 /* A 64-bit hash of LEN bytes of DATA (FNV-1a, its start mixed with SEED): for tags
  * that change when the content does, not against an adversary. */
 uint64_t rk_cache_hash_bytes(const void *data, size_t len, uint64_t seed);

@@ -1,8 +1,12 @@
 /* check_cache.c: the bounded, revision-keyed cache (rk_cache.c). */
 #include <check.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <stdint.h>
@@ -474,6 +478,61 @@ END_TEST
 /* rk_cache_value_resize: a value made larger then cut keeps its first bytes and its
  * key, and goes into the cache at its new length; a value without a key too; a size
  * that overflows is refused, the value untouched. */
+/* rk_cache_value_file: a sealed memory file with the value's bytes, made once,
+ * read at explicit offsets, closed with the value */
+START_TEST(test_value_file)
+{
+    rk_cache *c = rk_cache_create(4u << 20, 10);
+    size_t n = 300001, i, len = 0;
+    unsigned char *v = rk_cache_value_new("big", n), *back = malloc(n);
+    const void *held;
+    int fd;
+    struct stat st;
+
+    ck_assert_ptr_nonnull(c);
+    ck_assert_ptr_nonnull(v);
+    ck_assert_ptr_nonnull(back);
+    for (i = 0; i < n; i++) {
+        v[i] = (unsigned char)(i * 7 + i / 251);
+    }
+    ck_assert_int_eq(rk_cache_insert(c, 1, v), 0);
+    rk_cache_release(v);   /* the cache's reference only */
+    held = rk_cache_acquire(c, "big", 1, &len);
+    ck_assert_ptr_eq(held, v);
+    fd = rk_cache_value_file(held);
+#ifndef MFD_CLOEXEC
+    if (fd < 0) {   /* a system without memfd_create: the caller sends the bytes */
+        rk_cache_release(held);
+        rk_cache_destroy(c);
+        free(back);
+        return;
+    }
+#endif
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(rk_cache_value_file(held), fd);   /* made once */
+    ck_assert_int_eq(fstat(fd, &st), 0);
+    ck_assert_int_eq(st.st_size, (off_t)n);
+    ck_assert_int_eq(pread(fd, back, n, 0), (ssize_t)n);
+    ck_assert_int_eq(memcmp(back, v, n), 0);
+    ck_assert_int_eq(pread(fd, back, 10, (off_t)n - 10), 10);
+    ck_assert_int_eq(memcmp(back, v + n - 10, 10), 0);
+    /* sealed: no write, no truncation */
+    ck_assert_int_eq(pwrite(fd, "x", 1, 0), -1);
+    ck_assert_int_eq(ftruncate(fd, 1), -1);
+    /* FD_CLOEXEC: not inherited by a program httpd starts */
+    ck_assert_int_ne(fcntl(fd, F_GETFD) & FD_CLOEXEC, 0);
+    /* dropped from the cache (a new revision): the file lives while the value is held */
+    ck_assert_ptr_null(rk_cache_get(c, "big", 2, &len));
+    ck_assert_int_eq(pread(fd, back, 1, 0), 1);
+    rk_cache_release(held);   /* the last reference: value and file gone */
+    errno = 0;
+    ck_assert_int_eq(fcntl(fd, F_GETFD), -1);
+    ck_assert_int_eq(errno, EBADF);
+    rk_cache_destroy(c);
+    free(back);
+}
+END_TEST
+
 START_TEST(test_value_resize)
 {
     static const size_t sizes[] = { 10, 70000, 2000000, 1669199, 100, 0, 300000, 50 };
@@ -543,6 +602,7 @@ int main(void)
     tcase_add_test(tc, test_mem_realloc);
     tcase_add_test(tc, test_mem_at);
     tcase_add_test(tc, test_value_resize);
+    tcase_add_test(tc, test_value_file);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
