@@ -299,7 +299,6 @@ const unsigned char *rk_cache_value_digest(const void *value)
     return e->has_digest ? e->digest : NULL;
 }
 
-/* FNV-1a, 64 bits */
 /* A new memory file holding LEN bytes of DATA, sealed against any change; -1 when the
  * system has none or it cannot be written whole. */
 static int memory_file(const char *data, size_t len)
@@ -354,6 +353,7 @@ int rk_cache_value_file(const void *value)
     return mine;
 }
 
+/* FNV-1a, 64 bits */
 uint64_t rk_cache_hash_bytes(const void *data, size_t len, uint64_t seed)
 {
     const unsigned char *p = data;
